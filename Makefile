@@ -1,0 +1,34 @@
+# The two commands of the README: `make run` and `make test`.
+# Both create the virtual environment on first use; nothing else is needed.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+GAME ?= tessella
+export BLINKA_OS_AGNOSTIC := 1
+
+.PHONY: run test lint bench system-deps clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+system-deps:
+	bash .ci/system-deps
+
+run: $(VENV)/.installed
+	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo
+
+test: $(VENV)/.installed system-deps
+	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
+	$(PY) -m pytest
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
+
+bench: $(VENV)/.installed
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) records .pytest_cache
