@@ -1,0 +1,109 @@
+"""What every game's state offers, in the shape the rest of the project relies on.
+
+A game module defines ``NAME``, ``PLAYERS``, ``GEOMETRY`` (a :class:`rules.geometry.Geometry`),
+``PIECES`` (the piece names ``physical()`` may return), ``new_game(**options)`` and
+``from_position(text)``; its state class derives from :class:`GameState`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from typing import ClassVar, NamedTuple
+
+from .errors import IllegalMoveError
+from .geometry import Geometry
+
+
+class Outcome(NamedTuple):
+    """How a game ended: ``winner`` is a player name, or ``None`` for a tie."""
+
+    winner: str | None
+    reason: str
+
+
+class GameState(ABC):
+    """One position of one game, with its history, so moves can be undone.
+
+    >>> import rules
+    >>> state = rules.new_game("tessella")
+    >>> move = state.parse_move("e4-e5")
+    >>> state.is_legal(move)
+    True
+    >>> state.push(move); state.to_move
+    'dark'
+    >>> state.pop() == move
+    True
+    """
+
+    NAME: ClassVar[str]
+    PLAYERS: ClassVar[tuple[str, ...]]
+    GEOMETRY: ClassVar[Geometry]
+
+    @property
+    @abstractmethod
+    def to_move(self) -> str:
+        """The player whose turn it is."""
+
+    @abstractmethod
+    def legal_moves(self) -> list:
+        """Every legal move (a whole turn each), sorted, without duplicates."""
+
+    @abstractmethod
+    def push(self, move: Hashable) -> None:
+        """Play ``move``; legality is not re-checked (use :meth:`is_legal`)."""
+
+    @abstractmethod
+    def pop(self) -> Hashable:
+        """Undo the last pushed move and return it."""
+
+    @abstractmethod
+    def clone(self) -> GameState:
+        """An independent copy, history included."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game runs, else who won and why."""
+
+    @abstractmethod
+    def move_str(self, move: Hashable) -> str:
+        """The move's notation; it does not depend on the position."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Hashable:
+        """Read a move's notation. Raises :class:`MoveSyntaxError` on bad text."""
+
+    @abstractmethod
+    def position_str(self) -> str:
+        """The position as text; ``rules.from_position(game, text)`` reads it back."""
+
+    @abstractmethod
+    def physical(self) -> dict[str, tuple[str, ...]]:
+        """What stands on the board: ``{cell: (piece, ...)}`` bottom to top, occupied cells only."""
+
+    @property
+    @abstractmethod
+    def move_stack(self) -> list:
+        """The moves pushed so far, oldest first."""
+
+    def is_legal(self, move: Hashable) -> bool:
+        return self.outcome() is None and move in self.legal_moves()
+
+    def push_str(self, text: str) -> Hashable:
+        """Parse, check and play a move; raises :class:`IllegalMoveError` if not legal."""
+        move = self.parse_move(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move for {self.to_move}: {text!r}")
+        self.push(move)
+        return move
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState) or other.NAME != self.NAME:
+            return NotImplemented
+        return self.position_str() == other.position_str()
+
+    def __hash__(self) -> int:
+        return hash((self.NAME, self.position_str()))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position_str()!r}>"

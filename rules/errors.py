@@ -1,0 +1,21 @@
+"""The error types of the rules package, one per kind of fault."""
+
+
+class RulesError(ValueError):
+    """Base class of every error raised by the rules package."""
+
+
+class UnknownGameError(RulesError):
+    """The game name is not one of :data:`rules.GAMES`."""
+
+
+class MoveSyntaxError(RulesError):
+    """A move text cannot be read at all (it names no move of this game)."""
+
+
+class IllegalMoveError(RulesError):
+    """A well-formed move that the position does not allow."""
+
+
+class PositionError(RulesError):
+    """A position text that is malformed or describes an impossible position."""

@@ -1,0 +1,74 @@
+"""Cell graphs: the shapes and neighbours of every board, so nothing else hard-codes one.
+
+A :class:`Geometry` lists the cells in a fixed order (their index is their number
+everywhere in the project), where each is drawn (``x``, ``y`` in board units, y up,
+and ``shape``), and which cells are adjacent for movement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    x: float
+    y: float
+    shape: str  # "octagon", "square", "point", "tile", "box"
+    size: float = 1.0
+    label: str = ""  # e.g. a tile's value or a box's colour; for renderers
+
+
+@dataclass(frozen=True)
+class Geometry:
+    cells: tuple[Cell, ...]
+    adjacency: dict[str, tuple[str, ...]] = field(repr=False)
+    extra: dict[str, object] = field(default_factory=dict, repr=False)  # e.g. the hole's outline
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.cells)
+
+    def index(self) -> dict[str, int]:
+        return {c.name: i for i, c in enumerate(self.cells)}
+
+    def cell(self, name: str) -> Cell:
+        for c in self.cells:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def to_json(self) -> dict:
+        """A plain description for renderers (the web page draws any board from this)."""
+        return {
+            "cells": [
+                {"name": c.name, "x": c.x, "y": c.y, "shape": c.shape, "size": c.size,
+                 "label": c.label}
+                for c in self.cells
+            ],
+            "adjacency": {k: list(v) for k, v in self.adjacency.items()},
+            **self.extra,
+        }
+
+
+def files(n: int) -> str:
+    return "abcdefghijklmnopqrstuvwxyz"[:n]
+
+
+def grid(width: int, height: int, shape: str = "square") -> Geometry:
+    """A plain ``width`` x ``height`` grid named a1.., orthogonal adjacency."""
+    cells = []
+    adjacency: dict[str, tuple[str, ...]] = {}
+    f = files(width)
+    for r in range(1, height + 1):
+        for i, letter in enumerate(f):
+            name = f"{letter}{r}"
+            cells.append(Cell(name, float(i), float(r - 1), shape))
+            nbrs = []
+            for di, dr in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                j, s = i + di, r + dr
+                if 0 <= j < width and 1 <= s <= height:
+                    nbrs.append(f"{f[j]}{s}")
+            adjacency[name] = tuple(nbrs)
+    return Geometry(tuple(cells), adjacency)
