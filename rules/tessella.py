@@ -75,7 +75,7 @@ def _build():
             per_dir.append(tuple(ray))
         rays.append(tuple(per_dir))
     adj = []
-    for i, (x, y) in enumerate(coords):
+    for i, (x, _y) in enumerate(coords):
         octagon = x % 2 == 0
         near = [rays[i][d][0] for d in range(8) if rays[i][d] and (octagon or d % 2 == 1)]
         adj.append(tuple(sorted(near, key=lambda j: names[j])))
