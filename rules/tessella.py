@@ -140,8 +140,8 @@ class TessellaState(GameState):
 
     def _generate(self) -> list[Move]:
         b, me = self._board, self._turn
-        if b.count(3 - me) < PIECES_PER_SIDE - CAPTURES_TO_WIN + 1:
-            return []
+        if min(b.count(1), b.count(2)) <= PIECES_PER_SIDE - CAPTURES_TO_WIN:
+            return []  # the fourth capture has ended the game
         moves = []
         for s, owner in enumerate(b):
             if owner != me:
