@@ -1,0 +1,203 @@
+"""Board layouts: which sensor address and which LED belong to each cell of a game.
+
+A layout is a TOML file (``boards/layouts/<name>.toml``)::
+
+    game = "tessella"
+    name = "Tessella reference board"
+    sensor = "binary"          # reed switches / digital Hall sensors; or "analog"
+    diodes = true              # one diode per switch: no ghosting
+
+    [matrix]
+    rows = 7
+    cols = 6
+    row_pins = [5, 6, 13, 19, 26, 16, 20]   # BCM numbers, driven one at a time
+    col_pins = [17, 27, 22, 23, 24, 25]     # BCM numbers, inputs with pull-downs
+
+    [leds]
+    count = 41
+    pin = "D18"
+
+    [buttons]
+    clock = 21
+
+    [cells]
+    a1 = { sensor = [0, 0], led = 0 }
+
+Loading checks everything and raises :class:`LayoutError` naming the file, the key
+and the fault.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import rules
+
+SENSOR_KINDS = ("binary", "analog")
+
+
+class LayoutError(ValueError):
+    """A layout file that cannot be used; the message names file, key and fault."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    path: str
+    game: str
+    name: str
+    sensor: str
+    diodes: bool
+    rows: int
+    cols: int
+    row_pins: tuple[int, ...]
+    col_pins: tuple[int, ...]
+    led_count: int
+    led_pin: str
+    cell_sensor: dict[str, tuple[int, int]]
+    cell_led: dict[str, int]
+    buttons: dict[str, int] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def sensor_cell(self) -> dict[tuple[int, int], str]:
+        return {addr: cell for cell, addr in self.cell_sensor.items()}
+
+
+def shipped_layouts() -> dict[str, Path]:
+    """The layouts that ship with the project, by name."""
+    folder = resources.files("boards") / "layouts"
+    return {p.name.removesuffix(".toml"): Path(str(p)) for p in folder.iterdir()
+            if p.name.endswith(".toml")}
+
+
+def layout_for_game(game: str) -> Layout:
+    """The shipped layout of ``game`` (the file named after the game)."""
+    rules.game_module(game)
+    layouts = shipped_layouts()
+    if game not in layouts:
+        raise LayoutError(f"no shipped layout for {game}; shipped: {', '.join(sorted(layouts))}")
+    return load_layout(layouts[game])
+
+
+def load_layout(path: str | Path) -> Layout:
+    path = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise LayoutError(f"{path}: cannot read: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise LayoutError(f"{path}: not valid TOML: {e}") from None
+    return parse_layout(data, path)
+
+
+def parse_layout(data: dict, path: str = "<layout>") -> Layout:
+    def fail(key: str, what: str) -> LayoutError:
+        return LayoutError(f"{path}: {key}: {what}")
+
+    def get(table: dict, key: str, kind: type, where: str):
+        if key not in table:
+            raise fail(where, "missing")
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise fail(where, f"must be an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise fail(where, f"must be {kind.__name__}, got {value!r}")
+        return value
+
+    game = get(data, "game", str, "game")
+    if game not in rules.GAMES:
+        raise fail("game", f"unknown game {game!r}; valid games: {', '.join(sorted(rules.GAMES))}")
+    sensor = data.get("sensor", "binary")
+    if sensor not in SENSOR_KINDS:
+        raise fail("sensor", f"must be one of {', '.join(SENSOR_KINDS)}, got {sensor!r}")
+    diodes = data.get("diodes", True)
+    if not isinstance(diodes, bool):
+        raise fail("diodes", f"must be true or false, got {diodes!r}")
+
+    matrix = get(data, "matrix", dict, "matrix")
+    rows = get(matrix, "rows", int, "matrix.rows")
+    cols = get(matrix, "cols", int, "matrix.cols")
+    for key, value in (("matrix.rows", rows), ("matrix.cols", cols)):
+        if not 1 <= value <= 64:
+            raise fail(key, f"must be 1..64, got {value}")
+    pins = {}
+    for key, count in (("row_pins", rows), ("col_pins", cols)):
+        value = get(matrix, key, list, f"matrix.{key}")
+        if len(value) != count or not all(isinstance(p, int) and 0 <= p <= 53 for p in value):
+            raise fail(f"matrix.{key}", f"must list {count} GPIO numbers (0..53), got {value!r}")
+        pins[key] = tuple(value)
+    used = pins["row_pins"] + pins["col_pins"]
+    if len(set(used)) != len(used):
+        twice = sorted({p for p in used if used.count(p) > 1})
+        raise fail("matrix", f"GPIO pins used twice: {twice}")
+
+    leds = get(data, "leds", dict, "leds")
+    led_count = get(leds, "count", int, "leds.count")
+    if led_count < 1:
+        raise fail("leds.count", f"must be at least 1, got {led_count}")
+    led_pin = leds.get("pin", "D18")
+    if not isinstance(led_pin, str):
+        raise fail("leds.pin", f"must be a pin name like 'D18', got {led_pin!r}")
+
+    buttons = data.get("buttons", {})
+    if not isinstance(buttons, dict):
+        raise fail("buttons", "must be a table of name = GPIO number")
+    for name, pin in buttons.items():
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 53:
+            raise fail(f"buttons.{name}", f"must be a GPIO number 0..53, got {pin!r}")
+        if pin in used:
+            raise fail(f"buttons.{name}", f"GPIO {pin} is already a matrix pin")
+
+    thresholds = data.get("thresholds", {})
+    if sensor == "analog" and not thresholds:
+        raise fail("thresholds", "an analog layout needs classification thresholds")
+    if not isinstance(thresholds, dict) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in thresholds.values()
+    ):
+        raise fail("thresholds", "must be a table of name = number")
+
+    game_cells = rules.GAMES[game].GEOMETRY.names
+    cells = get(data, "cells", dict, "cells")
+    cell_sensor: dict[str, tuple[int, int]] = {}
+    cell_led: dict[str, int] = {}
+    by_addr: dict[tuple[int, int], str] = {}
+    by_led: dict[int, str] = {}
+    for cell, entry in cells.items():
+        key = f"cells.{cell}"
+        if cell not in game_cells:
+            raise fail(key, f"not a cell of {game}; valid cells: {', '.join(game_cells)}")
+        if not isinstance(entry, dict):
+            raise fail(key, "must be a table like { sensor = [row, col], led = index }")
+        addr = entry.get("sensor")
+        if (not isinstance(addr, list) or len(addr) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in addr)):
+            raise fail(f"{key}.sensor", f"must be [row, col], got {addr!r}")
+        r, c = addr
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise fail(f"{key}.sensor", f"[{r}, {c}] is outside the {rows}x{cols} matrix")
+        if (r, c) in by_addr:
+            raise fail(f"{key}.sensor", f"[{r}, {c}] is already the sensor of {by_addr[r, c]}")
+        led = get(entry, "led", int, f"{key}.led")
+        if not 0 <= led < led_count:
+            raise fail(f"{key}.led", f"{led} is out of range 0..{led_count - 1}")
+        if led in by_led:
+            raise fail(f"{key}.led", f"LED {led} is already the LED of {by_led[led]}")
+        unknown = set(entry) - {"sensor", "led"}
+        if unknown:
+            raise fail(key, f"unknown keys {sorted(unknown)}")
+        by_addr[r, c], by_led[led] = cell, cell
+        cell_sensor[cell], cell_led[cell] = (r, c), led
+    missing = [c for c in game_cells if c not in cell_sensor]
+    if missing:
+        raise fail("cells", f"cells of {game} missing: {', '.join(missing)}")
+
+    return Layout(
+        path=path, game=game, name=str(data.get("name", game)), sensor=sensor, diodes=diodes,
+        rows=rows, cols=cols, row_pins=pins["row_pins"], col_pins=pins["col_pins"],
+        led_count=led_count, led_pin=led_pin, cell_sensor=cell_sensor, cell_led=cell_led,
+        buttons=dict(buttons), thresholds=dict(thresholds),
+    )
