@@ -201,6 +201,8 @@ class SimGPIO(fake_rpi.RPi._GPIO):
         self._level: dict[_Pin, int] = {}
         self._pull: dict[_Pin, int] = {}
         self._forced: dict[_Pin, int] = {}
+        self._slot = {pin: i for i, pin in enumerate(pins)}
+        self._codes = [0] * len(pins)
         self._pins_key: _NetKey = ()
         self._pins_version = 0
         self._seen: tuple[frozenset[Address] | None, int] = (None, -1)
@@ -254,7 +256,7 @@ class SimGPIO(fake_rpi.RPi._GPIO):
             else:
                 self._pull[pin] = pull_up_down
                 self._level.pop(pin, None)
-        self._pins_changed()
+        self._pins_changed(_channels(channel))
 
     def output(self, channel: int | Iterable[int], value: int | Iterable[int]) -> None:
         pins = _channels(channel)
@@ -267,7 +269,7 @@ class SimGPIO(fake_rpi.RPi._GPIO):
             if self._dir[pin] != self.OUT:
                 raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
             self._level[pin] = self.HIGH if v else self.LOW
-        self._pins_changed()
+        self._pins_changed(pins)
 
     def input(self, channel: int) -> int:
         """Raises RuntimeError for a channel not set up (like RPi.GPIO); an output reads
@@ -299,7 +301,7 @@ class SimGPIO(fake_rpi.RPi._GPIO):
             self._pull.pop(pin, None)
         if channel is None:
             self._numbering = None
-        self._pins_changed()
+        self._pins_changed(pins if channel is not None else None)
 
     def gpio_function(self, channel: int) -> int:
         return self._dir.get(channel, self.IN)
@@ -317,11 +319,18 @@ class SimGPIO(fake_rpi.RPi._GPIO):
         return self._pull.get(channel)
 
     # -- the electrical model ------------------------------------------------------------
-    def _pins_changed(self) -> None:
-        self._pins_key = tuple(
-            (self._dir.get(p), self._level.get(p), self._pull.get(p))
-            for p in self.row_pins + self.col_pins
-        )
+    def _pins_changed(self, pins: Iterable[_Pin] | None = None) -> None:
+        """Refresh the key of the matrix pins' settings (all of them, or just `pins`)."""
+        for pin in self._slot if pins is None else pins:
+            i = self._slot.get(pin)
+            if i is not None:
+                d, lv, pull = self._dir.get(pin), self._level.get(pin), self._pull.get(pin)
+                self._codes[i] = (
+                    (9 if d is None else d) * 10000
+                    + (9 if lv is None else lv) * 1000
+                    + (99 if pull is None else pull)
+                )
+        self._pins_key = tuple(self._codes)
         self._pins_version += 1
 
     def _nets_for(self, contacts: frozenset[Address]) -> dict[_Pin, int]:
