@@ -44,6 +44,16 @@ class GpioMatrixScanner:
         for pin in self.row_pins:
             gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_OFF)
 
+    @classmethod
+    def from_rpi(
+        cls, row_pins: Sequence[int], col_pins: Sequence[int], *, settle_s: float = 5e-6
+    ) -> GpioMatrixScanner:
+        """A scanner on the `RPi.GPIO` module (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5, or
+        whatever hardware.sim.install() put there)."""
+        import RPi.GPIO as GPIO
+
+        return cls(GPIO, row_pins, col_pins, settle_s=settle_s)
+
     def read(self) -> frozenset[Address]:
         gpio = self.gpio
         setup, read_pin = gpio.setup, gpio.input

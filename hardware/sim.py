@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from hardware.base import Address, Clock
+from hardware.matrix import GpioMatrixScanner
 
 with contextlib.redirect_stdout(io.StringIO()):  # fake_rpi prints a banner when imported
     import fake_rpi.RPi
@@ -405,6 +406,18 @@ def default_pins(rows: int, cols: int) -> tuple[tuple[int, ...], tuple[int, ...]
     """Consecutive channels from BCM 2: rows first, then columns (fine for the simulation;
     a real board names its pins in its config)."""
     return tuple(range(2, 2 + rows)), tuple(range(2 + rows, 2 + rows + cols))
+
+
+def sim_scanner(
+    board: SimBoard,
+    row_pins: Sequence[int] | None = None,
+    col_pins: Sequence[int] | None = None,
+) -> GpioMatrixScanner:
+    """The real scanner on a SimGPIO wired to `board` (default pins: default_pins())."""
+    default_rows, default_cols = default_pins(board.rows, board.cols)
+    row_pins = default_rows if row_pins is None else row_pins
+    col_pins = default_cols if col_pins is None else col_pins
+    return GpioMatrixScanner(SimGPIO(board, row_pins, col_pins), row_pins, col_pins)
 
 
 _saved: list[dict[str, Any]] = []

@@ -153,3 +153,23 @@ def test_install_serves_import_rpi_gpio():
         assert GPIO.BCM == 11 and GPIO.PUD_DOWN == 21
     finally:
         uninstall()
+
+
+def test_the_scanner_built_from_rpi_gpio_runs_on_the_installed_sim():
+    _, board, gpio, _ = rig(bounce=0)
+    board.place((2, 0))
+    install(gpio)
+    try:
+        scanner = GpioMatrixScanner.from_rpi(gpio.row_pins, gpio.col_pins, settle_s=0)
+        assert scanner.gpio is gpio
+        assert scanner.read() == {(2, 0)}
+    finally:
+        uninstall()
+
+
+def test_sim_scanner_helper():
+    from hardware.sim import sim_scanner
+
+    board = SimBoard(2, 3, clock=VirtualClock(), bounce=0)
+    board.place((1, 2))
+    assert sim_scanner(board).read() == {(1, 2)}
