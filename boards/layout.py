@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import rules
@@ -68,9 +67,8 @@ class Layout:
 
 def shipped_layouts() -> dict[str, Path]:
     """The layouts that ship with the project, by name."""
-    folder = resources.files("boards") / "layouts"
-    return {p.name.removesuffix(".toml"): Path(str(p)) for p in folder.iterdir()
-            if p.name.endswith(".toml")}
+    folder = Path(__file__).parent / "layouts"
+    return {p.stem: p for p in sorted(folder.glob("*.toml"))}
 
 
 def layout_for_game(game: str) -> Layout:

@@ -1,0 +1,56 @@
+"""The hint planner: what each cell's LED shows, from the tracker's view of the turn.
+
+A frame is ``{cell: role}``; :data:`PALETTE` gives each role its colour, and the role
+name is the colour's text alternative (the web page and the terminal show it).
+"""
+
+from __future__ import annotations
+
+from .tracker import Tracker
+
+RGB = tuple[int, int, int]
+
+PALETTE: dict[str, RGB] = {
+    "lifted": (60, 60, 60),      # a piece in hand came from here
+    "move": (0, 90, 0),          # a lifted piece may go here
+    "capture": (150, 40, 0),     # a piece here may be taken / replaced
+    "lift": (90, 70, 0),         # a piece here may still leave as part of the turn
+    "wrong": (170, 0, 0),        # error: this cell should be empty
+    "missing": (0, 40, 170),     # error: a piece belongs here
+    "last": (0, 0, 70),          # the move just committed
+    "choice": (120, 100, 0),     # a prompt: one of the candidate cells (blinks)
+    "winner": (120, 0, 120),     # the game is over: the winner's pieces
+}
+OFF: RGB = (0, 0, 0)
+LAST_MOVE_SECONDS = 2.0
+BLINK_HZ = 2.0
+
+
+def plan(tracker: Tracker, now: float) -> dict[str, str]:
+    """The role of every lit cell at time ``now``; unlit cells are absent."""
+    if tracker.error is not None:
+        return {cell: ("wrong" if should == "empty" else "missing")
+                for cell, should in tracker.error.cells.items()}
+    if tracker.prompt is not None:
+        if int(now * BLINK_HZ * 2) % 2:
+            return {}
+        return {cell: "choice" for cand in tracker.pending for cell in cand.final}
+    outcome = tracker.state.outcome()
+    if outcome is not None and not tracker.differing:
+        if outcome.winner is None:
+            return {}
+        return {cell: "winner" for cell, pieces in tracker.state.physical().items()
+                if any(p.startswith(outcome.winner) for p in pieces)}
+    if tracker.differing:
+        frame = {cell: "lifted" for cell in tracker.lifted()}
+        frame.update(tracker.targets())
+        return frame
+    if tracker.last_commit is not None:
+        cand, t = tracker.last_commit
+        if now - t < LAST_MOVE_SECONDS:
+            return {cell: "last" for cell in cand.final}
+    return {}
+
+
+def colours(frame: dict[str, str]) -> dict[str, RGB]:
+    return {cell: PALETTE[role] for cell, role in frame.items()}

@@ -1,0 +1,351 @@
+"""The tracker: debounced cell changes (and button presses, prompt answers) -> committed moves.
+
+It never decides a move from the order of events. Each legal turn of the position
+(one ``Move`` each, however many lifts and places it takes) has a physical effect:
+a before and an after content for every cell. While a turn is in progress every
+cell must show its before state, its after state, or an intermediate one (pieces
+in hand). The tracker keeps the turns that agree with what the sensors show now
+(and, for a cell whose piece is replaced, with a lift seen since the turn began)
+and:
+
+- commits when exactly one agrees, the board shows its after state, and no longer
+  turn could still continue; otherwise as soon as the next event can only belong
+  to the next turn, or at a clock press;
+- asks (a prompt) when the complete turns differ only in what sensors cannot see;
+- reports an error when none agrees and the board has been still for
+  ``error_delay`` seconds, naming the wrong cells and what they should show.
+
+>>> import rules
+>>> tracker = Tracker(rules.new_game("tessella"))
+>>> tracker.change("e4", False, 0.0)
+[]
+>>> tracker.change("e5", True, 0.5)
+[Committed(t=0.5, ply=1, player='clear', move='e4-e5')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import rules
+
+Observe = Callable[[tuple[str, ...]], Hashable]
+
+
+def presence(pieces: tuple[str, ...]) -> bool:
+    """What a reed switch or digital Hall sensor sees: something is there."""
+    return bool(pieces)
+
+
+class Committed(NamedTuple):
+    t: float
+    ply: int
+    player: str
+    move: str
+
+
+class Error(NamedTuple):
+    t: float
+    cells: dict[str, str]  # cell -> what it should show: "empty" or the pieces, e.g. "clear"
+
+
+class Prompt(NamedTuple):
+    t: float
+    options: list[str]
+
+
+class Rejected(NamedTuple):
+    t: float
+    reason: str
+
+
+Event = Committed | Error | Prompt | Rejected
+
+
+@dataclass
+class Candidate:
+    """One legal turn and what it does to each cell it changes."""
+
+    move: Hashable
+    text: str
+    before: dict[str, tuple[str, ...]]
+    after: dict[str, tuple[str, ...]]
+    allowed: dict[str, frozenset]  # cell -> observations it may show mid-turn
+    final: dict[str, Hashable]  # cell -> observation once the turn is done
+    lift: dict[str, Hashable]  # cell -> observation that must have been seen (piece replaced)
+    silent: bool = field(default=False)  # the sensors see no change at all
+
+    @property
+    def captures(self) -> set[str]:
+        """Cells where a piece is replaced by another (a capture, a swap)."""
+        return {c for c in self.lift if self.after.get(c)}
+
+
+def _prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return [pieces[:k] for k in range(len(pieces) + 1)]
+
+
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def describe(pieces: tuple[str, ...]) -> str:
+    """What a cell should show, for error messages: "empty" or the pieces bottom to top."""
+    return "+".join(pieces) if pieces else "empty"
+
+
+class Tracker:
+    """Follows one game on one board. Feed it with :meth:`change`, :meth:`press`,
+    :meth:`choose` and :meth:`tick`; each returns the events it produced."""
+
+    def __init__(
+        self,
+        state: rules.GameState,
+        observe: Observe = presence,
+        error_delay: float = 1.0,
+    ) -> None:
+        self.state = state
+        self.observe = observe
+        self.error_delay = error_delay
+        cells = state.GEOMETRY.names
+        self.cells = cells
+        phys = state.physical()
+        self.current: dict[str, Hashable] = {c: observe(phys.get(c, ())) for c in cells}
+        self.prompt: Prompt | None = None
+        self.error: Error | None = None
+        self.last_change = 0.0
+        self.last_commit: tuple[Candidate, float] | None = None
+        self._start_turn()
+
+    # --- the turn in progress ---------------------------------------------------
+
+    def _start_turn(self) -> None:
+        phys = self.state.physical()
+        self.before_pieces = {c: phys.get(c, ()) for c in self.cells}
+        self.before = {c: self.observe(p) for c, p in self.before_pieces.items()}
+        self.seen = {c: {self.before[c], self.current[c]} for c in self.cells}
+        self.differing = {c for c in self.cells if self.current[c] != self.before[c]}
+        self._candidates: list[Candidate] | None = None
+        self.pending: list[Candidate] = []
+        self.prompt = None
+        self.error = None
+        self.next_turn_started = False
+        self._alive: list[Candidate] = []
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        """Every legal turn of the position with its physical effect (computed once a turn)."""
+        if self._candidates is None:
+            self._candidates = [] if self.state.outcome() else [
+                self._candidate(m) for m in self.state.legal_moves()
+            ]
+        return self._candidates
+
+    def _candidate(self, move: Hashable) -> Candidate:
+        state, observe = self.state, self.observe
+        state.push(move)
+        after_phys = state.physical()
+        state.pop()
+        before, after, allowed, final, lift = {}, {}, {}, {}, {}
+        for cell in set(after_phys) | {c for c, p in self.before_pieces.items() if p}:
+            b, a = self.before_pieces[cell], after_phys.get(cell, ())
+            if a == b:
+                continue
+            before[cell], after[cell] = b, a
+            allowed[cell] = frozenset(observe(p) for p in _prefixes(b) + _prefixes(a))
+            final[cell] = observe(a)
+            common = _common_prefix(b, a)
+            if common != b and common != a:
+                lift[cell] = observe(common)
+        silent = all(final[c] == self.before[c] for c in final) and all(
+            lift[c] == self.before[c] for c in lift)
+        return Candidate(move, state.move_str(move), before, after, allowed, final, lift, silent)
+
+    def _in_hand_allowed(self, cell: str) -> frozenset:
+        return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
+
+    def consistent(self, cand: Candidate) -> bool:
+        """``cand`` explains every cell that differs from the start of the turn.
+
+        A turn that would first need an unrelated piece put back is not in progress:
+        that piece is out of place, and after ``error_delay`` it is an error.
+        """
+        allowed = cand.allowed
+        for cell in self.differing:
+            ok = allowed.get(cell)
+            if ok is None or self.current[cell] not in ok:
+                return False
+        return True
+
+    def complete(self, cand: Candidate) -> bool:
+        for cell, value in cand.final.items():
+            if self.current[cell] != value:
+                return False
+        return all(value in self.seen[cell] for cell, value in cand.lift.items())
+
+    def alive(self) -> list[Candidate]:
+        return [c for c in self.candidates if self.consistent(c)]
+
+    def mismatch(self, cand: Candidate) -> dict[str, str]:
+        """The cells that keep ``cand`` from being in progress, and what they should show."""
+        return {
+            cell: describe(self.before_pieces[cell])
+            for cell in self.differing
+            if self.current[cell] not in cand.allowed.get(cell, ())
+        }
+
+    # --- inputs -------------------------------------------------------------------
+
+    def change(self, cell: str, value: Hashable, t: float) -> list[Event]:
+        """A debounced sensor change on ``cell`` (``value`` is what its sensor now shows)."""
+        self.current[cell] = value
+        self.seen[cell].add(value)
+        if value != self.before[cell]:
+            self.differing.add(cell)
+        else:
+            self.differing.discard(cell)
+        self.last_change = t
+        self.error = None
+        return self._evaluate(t)
+
+    def press(self, button: str, t: float) -> list[Event]:
+        """A button press: ``clock`` ends the turn (or offers the silent turns)."""
+        if button != "clock":
+            return [Rejected(t, f"unknown button {button!r}; buttons: clock")]
+        if self.prompt:
+            return []
+        if len(self.pending) == 1:
+            return self._commit(self.pending[0], t)
+        if self.pending:
+            return self._ask(self.pending, t)
+        if not self.differing:
+            silent = [c for c in self.candidates if c.silent]
+            if len(silent) == 1:
+                return self._commit(silent[0], t)
+            if silent:
+                return self._ask(silent, t)
+        return []
+
+    def choose(self, value: str, t: float) -> list[Event]:
+        """An answer to the open prompt; ``value`` must be one of its options."""
+        if self.prompt is None:
+            return [Rejected(t, f"no question is open; {value!r} ignored")]
+        if value not in self.prompt.options:
+            return [Rejected(t, f"{value!r} is not offered; options: "
+                                f"{', '.join(self.prompt.options)}")]
+        chosen = [c for c in self.pending if c.text == value]
+        return self._commit(chosen[0], t)
+
+    def tick(self, now: float) -> list[Event]:
+        """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
+        due = self.next_timer()
+        if due is not None and now >= due:
+            self.error = Error(now, self._error_cells())
+            return [self.error]
+        return []
+
+    def next_timer(self) -> float | None:
+        """When :meth:`tick` will next have something to say, if nothing else happens."""
+        if (self.error is None and self.differing and not self.pending and not self.prompt
+                and not self._alive):
+            return self.last_change + self.error_delay
+        return None
+
+    def flush(self, t: float) -> list[Event]:
+        """Nothing more will happen: commit a turn that is complete (input has ended)."""
+        if len(self.pending) == 1 and not self.prompt:
+            return self._commit(self.pending[0], t)
+        return []
+
+    # --- decisions ------------------------------------------------------------------
+
+    def _evaluate(self, t: float) -> list[Event]:
+        if self.prompt:
+            if not self.alive() or not self.differing:
+                self.next_turn_started = True
+            return []
+        alive = self._alive = self.alive()
+        if not alive:
+            if self.pending:
+                # The event that broke every turn in progress begins the next turn.
+                pending, self.pending = self.pending, []
+                if len(pending) == 1:
+                    return self._commit(pending[0], t)
+                self.next_turn_started = True
+                return self._ask(pending, t)
+            return []
+        complete = [c for c in alive if self.complete(c)]
+        if complete and not self._continuations(alive, complete):
+            if len(complete) == 1:
+                return self._commit(complete[0], t)
+            return self._ask(complete, t)
+        self.pending = complete
+        return []
+
+    def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
+        """Could an unfinished turn still grow out of what has been done so far?
+
+        It must account for every cell touched this turn; one that needs a touched
+        piece to have been put back (the player lifted the enemy, then the shooter,
+        then put a piece on the enemy's cell) is not a continuation.
+        """
+        touched = [c for c, seen in self.seen.items() if len(seen) > 1]
+        return any(
+            all(cell in cand.final for cell in touched)
+            for cand in alive if cand not in complete
+        )
+
+    def _ask(self, options: list[Candidate], t: float) -> list[Event]:
+        self.pending = options
+        self.prompt = Prompt(t, sorted(c.text for c in options))
+        return [self.prompt]
+
+    def _commit(self, cand: Candidate, t: float) -> list[Event]:
+        player = self.state.to_move
+        self.state.push(cand.move)
+        event = Committed(t, len(self.state.move_stack), player, cand.text)
+        self.last_commit = (cand, t)
+        self._start_turn()
+        self.last_change = t
+        return [event, *self._evaluate(t)] if self.differing else [event]
+
+    def _error_cells(self) -> dict[str, str]:
+        # The fewest wrong cells; on a tie, blame a piece put down over a piece in hand.
+        best: dict[str, str] | None = None
+        best_key = None
+        for cand in self.candidates:
+            wrong = self.mismatch(cand)
+            key = (len(wrong), sum(1 for v in wrong.values() if v != "empty"))
+            if best_key is None or key < best_key:
+                best, best_key = wrong, key
+        if best is None:  # the game is over: the board should stay as it ended
+            best = {c: describe(self.before_pieces[c]) for c in self.differing}
+        return dict(sorted(best.items()))
+
+    # --- what the LEDs and views need ---------------------------------------------------
+
+    def lifted(self) -> list[str]:
+        """Cells whose pieces (some of them) are in hand."""
+        return sorted(c for c in self.differing if self.current[c] in self._in_hand_allowed(c))
+
+    def targets(self) -> dict[str, str]:
+        """What the turn in progress still needs: cell -> "move" (a piece may go there),
+        "capture" (a piece there may be replaced) or "lift" (a piece there may leave)."""
+        if not self.differing:
+            return {}
+        rank = {"lift": 0, "move": 1, "capture": 2}
+        out: dict[str, str] = {}
+        for cand in self.alive():
+            for cell, value in cand.final.items():
+                if self.current[cell] == value and cand.lift.get(cell, value) in self.seen[cell]:
+                    continue
+                kind = ("capture" if cell in cand.captures
+                        else "move" if cand.after.get(cell) else "lift")
+                if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
+                    out[cell] = kind
+        return out

@@ -1,0 +1,1 @@
+"""sensorboard: the service that wires one board: scanner -> tracker -> LEDs and recorder."""

@@ -1,0 +1,3 @@
+from sensorboard.cli import main
+
+raise SystemExit(main())

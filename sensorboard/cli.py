@@ -1,0 +1,100 @@
+"""The ``sensorboard`` command: ``run`` a board, ``replay`` recorded events."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import rules
+from boards.layout import LayoutError, layout_for_game, load_layout
+from sensorboard.service import BACKENDS, ServiceError
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="sensorboard", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def common(p):
+        p.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
+        p.add_argument("--layout", help="board layout TOML (default: the shipped one)")
+
+    rp = sub.add_parser("replay", help="run JSON-lines events through the whole pipeline")
+    common(rp)
+    rp.add_argument("events", help="events file (JSON lines), or - for standard input")
+    rp.add_argument("--bounce", type=float, default=0.003, help="switch bounce, seconds")
+    rp.add_argument("--seed", type=int, default=0)
+
+    run = sub.add_parser("run", help="run the live service on a board")
+    common(run)
+    run.add_argument("--backend", default="sim", help=f"one of {', '.join(BACKENDS)}")
+    run.add_argument("--demo", action="store_true", help="play the bundled demo game")
+    run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
+    run.add_argument("--records", default="records", help="folder for game records")
+    run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
+    return parser
+
+
+def _layout(args):
+    game = args.game
+    if game not in rules.GAMES:
+        raise UsageError(f"unknown game {game!r}; valid games: {', '.join(sorted(rules.GAMES))}")
+    layout = load_layout(args.layout) if args.layout else layout_for_game(game)
+    if layout.game != game:
+        raise UsageError(f"{layout.path}: game: layout is for {layout.game}, not {game}")
+    return layout
+
+
+def cmd_replay(args) -> int:
+    from sensorboard.replay import parse_events, replay
+
+    layout = _layout(args)
+    state = rules.new_game(args.game)
+    where = "<stdin>" if args.events == "-" else args.events
+    try:
+        f = sys.stdin if args.events == "-" else open(args.events, encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise UsageError(f"{where}: cannot read: {e.strerror}") from None
+    with f:
+        try:
+            lines = f.readlines()
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{where}: not UTF-8 text ({e.reason})") from None
+    events = parse_events(lines, where, state.GEOMETRY.names)
+
+    def emit(item: dict) -> None:
+        print(json.dumps(item), flush=True)
+
+    emit(replay(state, layout, events, where, emit, bounce=args.bounce, seed=args.seed))
+    return 0
+
+
+def cmd_run(args) -> int:
+    from sensorboard.live import run_live
+
+    return run_live(args, _layout(args))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sensorboard.replay import InputError
+
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "replay":
+            return cmd_replay(args)
+        return cmd_run(args)
+    except (UsageError, LayoutError, InputError, ServiceError, rules.RulesError) as e:
+        print(f"sensorboard: {e}" if not str(e).startswith("sensorboard") else str(e),
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,136 @@
+"""``sensorboard replay``: the whole pipeline on simulated magnets and a virtual clock.
+
+Input: JSON lines ``{"t": 0.0, "op": "lift"|"place", "cell": "c1"}``,
+``{"t": .., "op": "choose", "value": ".."}``, ``{"t": .., "op": "press", "button": "clock"}``.
+Output: one JSON line per move, error and prompt, then a ``final`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import rules
+from boards.layout import Layout
+from hardware.clock import VirtualClock
+from sensorboard.service import SCAN_PERIOD, BoardService
+
+OPS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"}
+SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
+
+
+class InputError(ValueError):
+    """Malformed input; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    line: int
+    t: float
+    op: str
+    arg: str
+
+
+def parse_events(lines: Iterable[str], where: str, cells: Iterable[str]) -> list[InputEvent]:
+    cells = set(cells)
+    events: list[InputEvent] = []
+    last_t = 0.0
+    for n, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        here = f"{where}:{n}"
+        try:
+            item = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{here}: not valid JSON ({e.msg})") from None
+        if not isinstance(item, dict):
+            raise InputError(f"{here}: expected a JSON object, got {type(item).__name__}")
+        t = item.get("t")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise InputError(f"{here}: 't' must be a number of seconds >= 0, got {t!r}")
+        if t < last_t:
+            raise InputError(f"{here}: 't' goes back in time ({t} after {last_t})")
+        op = item.get("op")
+        if op not in OPS:
+            raise InputError(f"{here}: 'op' must be one of {', '.join(OPS)}, got {op!r}")
+        key = OPS[op]
+        arg = item.get(key)
+        if not isinstance(arg, str) or not arg:
+            raise InputError(f"{here}: {op} needs '{key}' as a string, got {arg!r}")
+        if key == "cell" and arg not in cells:
+            raise InputError(f"{here}: unknown cell {arg!r}; valid cells: {', '.join(sorted(cells))}")
+        extra = set(item) - {"t", "op", key}
+        if extra:
+            raise InputError(f"{here}: unexpected keys {sorted(extra)}")
+        events.append(InputEvent(n, float(t), op, arg))
+        last_t = t
+    return events
+
+
+class VirtualRun:
+    """Scans a service on a virtual clock, skipping the time in which nothing can change."""
+
+    def __init__(self, service: BoardService, clock: VirtualClock,
+                 emit: Callable[[dict], None]) -> None:
+        self.service, self.clock, self.emit = service, clock, emit
+        self.k = math.floor(clock.now() / SCAN_PERIOD) + 1  # index of the next scan
+        self.last_scan = clock.now()
+
+    def _quiet(self) -> bool:
+        sim = self.service.sim
+        return self.service.debouncer.settled() and sim.quiet_after() <= self.last_scan
+
+    def scan_until(self, target: float) -> None:
+        """Every scan strictly before ``target``."""
+        while self.k * SCAN_PERIOD < target - 1e-9:
+            now = self.k * SCAN_PERIOD
+            if self._quiet():
+                timer = self.service.tracker.next_timer()
+                nxt = target if timer is None or timer >= target else max(timer, now)
+                k = math.ceil(nxt / SCAN_PERIOD - 1e-9)
+                if k > self.k:
+                    self.k = k
+                    continue
+            self.clock.set(now)
+            for item in self.service.step():
+                self.emit(item)
+            self.last_scan = now
+            self.k += 1
+
+    def settle(self) -> None:
+        """Let the clock run on until nothing more can happen by itself."""
+        limit = self.clock.now() + SETTLE_LIMIT
+        while self.k * SCAN_PERIOD < limit:
+            self.scan_until(self.k * SCAN_PERIOD + 0.05)
+            if self._quiet() and self.service.tracker.next_timer() is None:
+                break
+
+
+def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], where: str,
+           emit: Callable[[dict], None], *, bounce: float = 0.003, seed: int = 0) -> dict:
+    """Run ``events`` through the whole pipeline; returns the final line."""
+    clock = VirtualClock()
+    service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed)
+    run = VirtualRun(service, clock, emit)
+    for ev in events:
+        run.scan_until(ev.t)
+        clock.set(max(ev.t, clock.now()))
+        here = f"{where}:{ev.line}"
+        if ev.op == "lift":
+            if service.sim_pieces(ev.arg) == 0:
+                raise InputError(f"{here}: lift {ev.arg}: there is no piece on {ev.arg}")
+            service.sim_lift(ev.arg)
+        elif ev.op == "place":
+            service.sim_place(ev.arg)
+        else:
+            out = service.choose(ev.arg) if ev.op == "choose" else service.press(ev.arg)
+            for item in out:
+                if item["type"] == "rejected":
+                    raise InputError(f"{here}: {ev.op}: {item['reason']}")
+                emit(item)
+    run.settle()
+    for item in service.flush():
+        emit(item)
+    return service.final()
