@@ -68,7 +68,8 @@ Move(point='e5', stones=(), rank='', reap='')
 from __future__ import annotations
 
 import re
-from itertools import combinations
+from itertools import combinations, compress
+from operator import itemgetter, not_
 from typing import NamedTuple
 
 from .base import GameState, Outcome
@@ -122,6 +123,8 @@ def _build():
 POINTS, _RAYS, _NBRS, _INNER, _CENTRES, GEOMETRY = _build()
 _INDEX = {n: i for i, n in enumerate(POINTS)}
 _BY_NAME = tuple(sorted(range(len(POINTS)), key=lambda i: POINTS[i]))  # index order of names
+_GET_BY_NAME = itemgetter(*_BY_NAME)
+_RANGE = range(len(POINTS))
 
 
 class Move(NamedTuple):
@@ -145,6 +148,7 @@ class Move(NamedTuple):
 
 
 _PLACE = tuple(Move(n) for n in POINTS)
+_PLACE_BY_NAME = tuple(_PLACE[i] for i in _BY_NAME)
 _CLAIMS: dict[tuple, Move] = {}  # (point, stones, rank, reap) as indices -> cached Move
 
 
@@ -212,25 +216,6 @@ class TulagaState(GameState):
             self._legal = self._generate() if self.outcome() is None else []
         return list(self._legal)
 
-    def tulagas(self, point: str) -> list[tuple[tuple[str, ...], str]]:
-        """The Tulagas placing on empty ``point`` would make: ``(stones, rank point)`` each."""
-        found = self._tulagas_at(_INDEX[point])
-        return sorted((tuple(sorted(POINTS[s] for s in st)), POINTS[r]) for st, r in found)
-
-    def _tulagas_at(self, p: int) -> list[tuple[tuple[int, ...], int]]:
-        out = []
-        for a in range(4):
-            out.extend(self._rows(p, a))
-        b, me = self._board, self._turn
-        for c in _CENTRES[p]:
-            if b[c]:
-                continue
-            own = [j for j in _NBRS[c] if b[j] == me]
-            if len(own) >= PERIMETER - 1:
-                for combo in combinations(own, PERIMETER - 1):
-                    out.append(((*combo, p), c))
-        return out
-
     def _rows(self, p: int, a: int) -> list[tuple[tuple[int, ...], int]]:
         b, me = self._board, self._turn
         back = []
@@ -256,35 +241,49 @@ class TulagaState(GameState):
 
     def _generate(self) -> list[Move]:
         b, me = self._board, self._turn
-        moves = [_PLACE[i] for i in _BY_NAME if not b[i]]
-        on_board = SIMPLE_STONES - self._simple[me]  # own simple stones besides the new one
-        if on_board < PERIMETER - 1:
+        moves = list(compress(_PLACE_BY_NAME, map(not_, _GET_BY_NAME(b))))
+        if SIMPLE_STONES - self._simple[me] < PERIMETER - 1:  # own simple stones on the board
             return moves
-        own = [i for i, v in enumerate(b) if v == me]
+        own = list(compress(_RANGE, map(me.__eq__, b)))
         found: dict[int, list] = {}
-        if on_board >= ROW - 1:
+        if len(own) >= ROW - 1:
+            # a row holds an own stone next to the new one: look past each own run's ends
             candidates = set()
             for s in own:
                 rays = _RAYS[s]
                 for d in range(8):
                     ray = rays[d]
-                    if ray and not b[ray[0]]:
-                        candidates.add((ray[0], d & 3))
+                    if not ray or b[ray[0]]:
+                        continue
+                    p = ray[0]
+                    n = 2  # s and p
+                    for j in rays[d ^ 4]:
+                        if b[j] != me:
+                            break
+                        n += 1
+                    for j in _RAYS[p][d]:
+                        if b[j] != me:
+                            break
+                        n += 1
+                    if n >= ROW:
+                        candidates.add((p, d & 3))
             for p, a in candidates:
-                rows = self._rows(p, a)
-                if rows:
-                    found.setdefault(p, []).extend(rows)
+                found.setdefault(p, []).extend(self._rows(p, a))
         count = [0] * len(POINTS)
+        hot = []  # centres with PERIMETER - 1 own simple neighbours or more
         for s in own:
             for c in _CENTRES[s]:
                 count[c] += 1
-        for c, n in enumerate(count):
-            if n >= PERIMETER - 1 and not b[c]:
-                mine = [j for j in _NBRS[c] if b[j] == me]
-                trios = list(combinations(mine, PERIMETER - 1))
-                for p in _NBRS[c]:
-                    if not b[p]:
-                        found.setdefault(p, []).extend(((*t, p), c) for t in trios)
+                if count[c] == PERIMETER - 1:
+                    hot.append(c)
+        for c in hot:
+            if b[c]:
+                continue
+            mine = [j for j in _NBRS[c] if b[j] == me]
+            trios = list(combinations(mine, PERIMETER - 1))
+            for p in _NBRS[c]:
+                if not b[p]:
+                    found.setdefault(p, []).extend(((*t, p), c) for t in trios)
         if not found:
             return moves
         enemy = 3 - me
