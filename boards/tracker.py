@@ -148,16 +148,25 @@ class Tracker:
 
     def _candidate(self, move: Hashable) -> Candidate:
         state, observe = self.state, self.observe
+        # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
+        middle = state.stages(move) if hasattr(state, "stages") else []
         state.push(move)
         after_phys = state.physical()
         state.pop()
         before, after, allowed, final, lift = {}, {}, {}, {}, {}
-        for cell in set(after_phys) | {c for c, p in self.before_pieces.items() if p}:
+        touched = set(after_phys) | {c for c, p in self.before_pieces.items() if p}
+        for stage in middle:
+            touched |= set(stage)
+        for cell in touched:
             b, a = self.before_pieces[cell], after_phys.get(cell, ())
-            if a == b:
+            passes = [stage.get(cell, ()) for stage in middle]
+            if a == b and all(p == b for p in passes):
                 continue
             before[cell], after[cell] = b, a
-            allowed[cell] = frozenset(observe(p) for p in _prefixes(b) + _prefixes(a))
+            shown = _prefixes(b) + _prefixes(a)
+            for p in passes:
+                shown += _prefixes(p)
+            allowed[cell] = frozenset(observe(p) for p in shown)
             final[cell] = observe(a)
             common = _common_prefix(b, a)
             if common != b and common != a:

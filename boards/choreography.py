@@ -1,0 +1,65 @@
+"""How a turn is carried out by hand: the lifts and places that take a board from one
+position to the next. Used to script demo games and to test the tracker with every legal
+order of events.
+
+A game module may offer ``state.stages(move)``: the physical positions a turn passes
+through between before and after (a Tulaga stone placed, then lifted with its row).
+Without it a turn goes straight from before to after.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+import rules
+
+
+def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
+    """The physical positions of a turn: before, any intermediate stages, after."""
+    before = state.physical()
+    middle = state.stages(move) if hasattr(state, "stages") else []
+    state.push(move)
+    after = state.physical()
+    state.pop()
+    return [before, *middle, after]
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def turn_ops(state: rules.GameState, move: Hashable, rng: random.Random) -> list[tuple[str, str]]:
+    """``[("lift", cell), ("place", cell), ...]`` for ``move``: at each stage every lift in a
+    random order (a capture may start with either piece), then every place in a random order."""
+    ops: list[tuple[str, str]] = []
+    seq = stages(state, move)
+    for a, b in zip(seq, seq[1:], strict=False):
+        lifts, places = [], []
+        for cell in sorted(set(a) | set(b)):
+            pa, pb = a.get(cell, ()), b.get(cell, ())
+            keep = _common(pa, pb)
+            lifts += [("lift", cell)] * (len(pa) - keep)
+            places += [("place", cell)] * (len(pb) - keep)
+        rng.shuffle(lifts)
+        rng.shuffle(places)
+        ops += lifts + places
+    return ops
+
+
+def game_events(state: rules.GameState, moves: list[Hashable], rng: random.Random,
+                start: float = 0.5, step: float = 0.4, pause: float = 1.0) -> list[dict]:
+    """Replay input lines for ``moves`` played from ``state`` (which is left unchanged)."""
+    state = state.clone()
+    t = start
+    events = []
+    for move in moves:
+        for op, cell in turn_ops(state, move, rng):
+            events.append({"t": round(t, 3), "op": op, "cell": cell})
+            t += step
+        state.push(move)
+        t += pause
+    return events

@@ -1,0 +1,140 @@
+"""``sensorboard run``: the live service on a real clock, with commands from standard input.
+
+Commands (one per line): ``lift c1``, ``place c2``, ``press clock``, ``choose <option>``,
+``quit``. With ``--demo`` the bundled demo game is played on the simulated board.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+
+import rules
+from boards.layout import Layout
+from hardware.clock import RealClock
+from sensorboard import demo as demos
+from sensorboard.record import Recorder, new_record_folder
+from sensorboard.service import SCAN_PERIOD, BoardService, result_text
+from sensorboard.terminal import render
+
+LINGER = 3.0  # seconds the finished demo stays on screen
+
+
+def parse_command(line: str, cells: tuple[str, ...]) -> tuple[str, str] | str:
+    """``(op, argument)`` for a command line, or an error text naming what is wrong."""
+    words = line.split()
+    if not words:
+        return "empty command"
+    op, args = words[0].lower(), words[1:]
+    if op == "quit" and not args:
+        return ("quit", "")
+    if op in ("lift", "place"):
+        if len(args) != 1:
+            return f"{op} needs one cell, e.g. '{op} c1'"
+        if args[0] not in cells:
+            return f"unknown cell {args[0]!r}; valid cells: {', '.join(cells)}"
+        return (op, args[0])
+    if op == "press" and len(args) == 1:
+        return (op, args[0])
+    if op == "choose" and len(args) >= 1:
+        return (op, " ".join(args))
+    return f"unknown command {line.strip()!r}; commands: lift CELL, place CELL, " \
+           "press clock, choose OPTION, quit"
+
+
+def _stdin_lines(q: queue.Queue) -> None:
+    for line in sys.stdin:
+        q.put(line)
+    q.put(None)
+
+
+def run_live(args, layout: Layout) -> int:
+    state = rules.new_game(args.game)
+    clock = RealClock()
+    strip = None
+    if args.backend == "gpio":
+        from hardware.leds import NeoPixelStrip
+
+        strip = NeoPixelStrip(layout.led_count, pin=layout.led_pin)
+    folder = new_record_folder(args.records, args.game)
+    recorder = Recorder(folder, args.game, state.PLAYERS, tags={"Board": layout.name})
+    service = BoardService(state, layout, clock=clock, backend=args.backend, strip=strip,
+                           listeners=[recorder.event])
+    tty = sys.stdout.isatty()
+    script = []
+    if args.demo:
+        start = clock.now()
+        script = [(start + e["t"] / args.speed, e) for e in demos.load(args.game)]
+    commands: queue.Queue = queue.Queue()
+    reading = not args.no_input and not args.demo
+    if reading:
+        threading.Thread(target=_stdin_lines, args=(commands,), daemon=True).start()
+    print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
+          f"record in {folder}/")
+    if reading:
+        print("commands: lift CELL, place CELL, press clock, choose OPTION, quit")
+    shown = ""
+    done_at = None
+    try:
+        while True:
+            now = clock.now()
+            while script and script[0][0] <= now:
+                _, e = script.pop(0)
+                (service.sim_lift if e["op"] == "lift" else service.sim_place)(e["cell"])
+            while not commands.empty():
+                line = commands.get()
+                if line is None:
+                    reading = False
+                    break
+                cmd = parse_command(line, state.GEOMETRY.names)
+                if isinstance(cmd, str):
+                    print(f"sensorboard: {cmd}")
+                    continue
+                op, arg = cmd
+                if op == "quit":
+                    reading = False
+                    break
+                try:
+                    if op == "lift":
+                        if service.sim_pieces(arg) == 0:
+                            print(f"sensorboard: lift {arg}: there is no piece on {arg}")
+                            continue
+                        service.sim_lift(arg)
+                    elif op == "place":
+                        service.sim_place(arg)
+                    else:
+                        out = service.choose(arg) if op == "choose" else service.press(arg)
+                        for item in out:
+                            if item["type"] == "rejected":
+                                print(f"sensorboard: {item['reason']}")
+                except ValueError as e:
+                    print(f"sensorboard: {e}")
+            events = service.step()
+            picture = render(service, color=tty)
+            if picture != shown or events:
+                for item in events:
+                    if item["type"] == "move":
+                        print(f"  move {item['ply']}: {item['player']} {item['move']}")
+                    elif item["type"] == "error":
+                        print(f"  error: put right {item['cells']}")
+                    elif item["type"] == "prompt":
+                        print(f"  question: {' | '.join(item['options'])}")
+                print(("\x1b[2J\x1b[H" if tty else "") + picture + "\n", flush=True)
+                shown = picture
+            finished = not script and not reading and service.settled()
+            if finished and done_at is None:
+                done_at = now
+            if not finished:
+                done_at = None
+            if done_at is not None and now - done_at >= (LINGER if args.demo else 0):
+                break
+            time.sleep(max(0.0, SCAN_PERIOD - (clock.now() - now)))
+    except KeyboardInterrupt:
+        pass
+    for item in service.flush():
+        print(f"  move {item['ply']}: {item['player']} {item['move']}")
+    recorder.close()
+    print(f"{result_text(service.tracker.state)}; record written to {folder}/record.txt")
+    return 0

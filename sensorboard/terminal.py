@@ -1,0 +1,62 @@
+"""The board in a terminal: pieces as the sensors see them, on the LED colours."""
+
+from __future__ import annotations
+
+from boards import hints
+from sensorboard.service import BoardService, result_text
+
+RESET = "\x1b[0m"
+
+
+def _bg(rgb: tuple[int, int, int]) -> str:
+    # LED values are dim on purpose; scale them up so the terminal shows the hue.
+    m = max(rgb) or 1
+    r, g, b = (int(v * 200 / m) if any(rgb) else 0 for v in rgb)
+    return f"\x1b[48;2;{r};{g};{b}m"
+
+
+def symbol(pieces: tuple[str, ...], present: bool) -> str:
+    if not present:
+        return "."
+    if not pieces:
+        return "?"
+    top = pieces[-1]
+    letter = top[0].upper() if not top.endswith(("rank", "block")) else top[0].lower()
+    return letter + ("+" if len(pieces) > 1 else "")
+
+
+def render(service: BoardService, color: bool = True) -> str:
+    """The board as text, rank by rank from the top, each cell on its LED colour."""
+    tracker = service.tracker
+    geometry = tracker.state.GEOMETRY
+    xs = sorted({c.x for c in geometry.cells})
+    ys = sorted({c.y for c in geometry.cells}, reverse=True)
+    at = {(c.x, c.y): c.name for c in geometry.cells}
+    lines = []
+    for y in ys:
+        row = []
+        for x in xs:
+            name = at.get((x, y))
+            if name is None:
+                row.append("   ")
+                continue
+            present = bool(tracker.current[name])
+            text = f" {symbol(tracker.before_pieces[name], present):<2}"
+            role = service.frame.get(name)
+            if color and role:
+                text = _bg(hints.PALETTE[role]) + text + RESET
+            elif role:
+                text = f"[{text.strip() or '.'}]".ljust(3)[:3]
+            row.append(text)
+        lines.append("".join(row))
+    state = tracker.state
+    roles = sorted(set(service.frame.values()))
+    legend = ", ".join(f"{_bg(hints.PALETTE[r]) if color else ''}{r}{RESET if color else ''}"
+                       for r in roles)
+    status = result_text(state) if state.outcome() else f"{state.to_move} to move"
+    moves = [state.move_str(m) for m in state.move_stack]
+    lines.append(f"{status}; ply {len(moves)}; last: {moves[-1] if moves else '-'}")
+    lines.append(f"LEDs: {legend or 'off'}")
+    if tracker.prompt:
+        lines.append("question: " + " | ".join(tracker.prompt.options))
+    return "\n".join(lines)
