@@ -201,12 +201,32 @@ class Tracker:
         return [c for c in self.candidates if self.consistent(c)]
 
     def mismatch(self, cand: Candidate) -> dict[str, str]:
-        """The cells that keep ``cand`` from being in progress, and what they should show."""
-        return {
+        """The cells that keep ``cand`` from being in progress, and what they should show.
+
+        Besides cells ``cand`` cannot explain, a piece that has arrived where ``cand`` puts
+        one, while no piece has left where ``cand`` takes one from (nor come from the
+        player's stock), is out of place too.
+        """
+        wrong = {
             cell: describe(self.before_pieces[cell])
             for cell in self.differing
             if self.current[cell] not in cand.allowed.get(cell, ())
         }
+        arrived, departed, supply = [], 0, 0
+        for cell, b in cand.before.items():
+            a = cand.after[cell]
+            keep = len(_common_prefix(b, a))
+            supply += len(a) - len(b)
+            if len(b) > keep and (self.current[cell] != self.before[cell]
+                                  or cand.lift.get(cell, self.before[cell]) in self.seen[cell]
+                                  and cell in cand.lift):
+                departed += 1
+            if len(a) > keep and cell in self.differing and self.current[cell] == cand.final[cell]:
+                arrived.append(cell)
+        excess = len(arrived) - departed - max(supply, 0)
+        for cell in sorted(arrived)[:max(excess, 0)]:
+            wrong[cell] = describe(self.before_pieces[cell])
+        return wrong
 
     # --- inputs -------------------------------------------------------------------
 

@@ -60,7 +60,8 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str]) -> list
         if not isinstance(arg, str) or not arg:
             raise InputError(f"{here}: {op} needs '{key}' as a string, got {arg!r}")
         if key == "cell" and arg not in cells:
-            raise InputError(f"{here}: unknown cell {arg!r}; valid cells: {', '.join(sorted(cells))}")
+            valid = ", ".join(sorted(cells))
+            raise InputError(f"{here}: unknown cell {arg!r}; valid cells: {valid}")
         extra = set(item) - {"t", "op", key}
         if extra:
             raise InputError(f"{here}: unexpected keys {sorted(extra)}")

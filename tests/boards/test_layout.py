@@ -43,20 +43,52 @@ def broken(tmp_path, edit):
 
 
 CASES = [
-    ("unknown cell", lambda t: t + 'zz9 = { sensor = [6, 5], led = 40 }\n', r"cells\.zz9: not a cell"),
-    ("two cells one sensor", lambda t: t.replace("b1 = { sensor = [0, 1]", "b1 = { sensor = [0, 0]"),
-     r"cells\.b1\.sensor: \[0, 0\] is already the sensor of a1"),
-    ("led out of range", lambda t: t.replace("led = 0 }", "led = 41 }"),
-     r"cells\.a1\.led: 41 is out of range 0\.\.40"),
-    ("missing cell", lambda t: re.sub(r"^e5 = .*\n", "", t, flags=re.M), r"cells: cells of tessella missing: e5"),
-    ("sensor outside matrix", lambda t: t.replace("sensor = [0, 0]", "sensor = [9, 0]"),
-     r"cells\.a1\.sensor: \[9, 0\] is outside the 7x6 matrix"),
+    (
+        "unknown cell",
+        lambda t: t + "zz9 = { sensor = [6, 5], led = 40 }\n",
+        r"cells\.zz9: not a cell",
+    ),
+    (
+        "two cells one sensor",
+        lambda t: t.replace("b1 = { sensor = [0, 1]", "b1 = { sensor = [0, 0]"),
+        r"cells\.b1\.sensor: \[0, 0\] is already the sensor of a1",
+    ),
+    (
+        "led out of range",
+        lambda t: t.replace("led = 0 }", "led = 41 }"),
+        r"cells\.a1\.led: 41 is out of range 0\.\.40",
+    ),
+    (
+        "missing cell",
+        lambda t: re.sub(r"^e5 = .*\n", "", t, flags=re.M),
+        r"cells: cells of tessella missing: e5",
+    ),
+    (
+        "sensor outside matrix",
+        lambda t: t.replace("sensor = [0, 0]", "sensor = [9, 0]"),
+        r"cells\.a1\.sensor: \[9, 0\] is outside the 7x6 matrix",
+    ),
     ("bad toml", lambda t: t.replace("[matrix]", "[matrix"), r"not valid TOML"),
-    ("unknown game", lambda t: t.replace('game = "tessella"', 'game = "chess"'),
-     r"game: unknown game 'chess'; valid games: .*tessella"),
-    ("pin twice", lambda t: t.replace("col_pins = [17,", "col_pins = [5,"), r"matrix: GPIO pins used twice"),
-    ("wrong type", lambda t: t.replace("rows = 7", 'rows = "seven"'), r"matrix\.rows: must be an integer"),
-    ("bad sensor kind", lambda t: t.replace('sensor = "binary"', 'sensor = "optical"'), r"sensor: must be one of"),
+    (
+        "unknown game",
+        lambda t: t.replace('game = "tessella"', 'game = "chess"'),
+        r"game: unknown game 'chess'; valid games: .*tessella",
+    ),
+    (
+        "pin twice",
+        lambda t: t.replace("col_pins = [17,", "col_pins = [5,"),
+        r"matrix: GPIO pins used twice",
+    ),
+    (
+        "wrong type",
+        lambda t: t.replace("rows = 7", 'rows = "seven"'),
+        r"matrix\.rows: must be an integer",
+    ),
+    (
+        "bad sensor kind",
+        lambda t: t.replace('sensor = "binary"', 'sensor = "optical"'),
+        r"sensor: must be one of",
+    ),
 ]
 
 
@@ -80,8 +112,20 @@ def test_cli_reports_broken_layout_in_one_line_with_exit_2(tmp_path):
     events = tmp_path / "e.jsonl"
     events.write_text("")
     proc = subprocess.run(
-        [sys.executable, "-m", "sensorboard", "replay", "--game", "tessella", "--layout",
-         str(path), str(events)], capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "sensorboard",
+            "replay",
+            "--game",
+            "tessella",
+            "--layout",
+            str(path),
+            str(events),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "cells.zz9" in proc.stderr
     assert "Traceback" not in proc.stderr
