@@ -28,7 +28,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
 
 bench: $(VENV)/.installed
-	$(PY) bench/run.py
+	for f in bench/*.py; do echo "## $$f"; $(PY) $$f || exit 1; echo; done
 
 clean:
 	rm -rf $(VENV) records .pytest_cache

@@ -1,0 +1,125 @@
+"""CPU time from a sensor change to the LED frame, and random-playout speed against python-chess.
+
+Run by hand: .venv/bin/python bench/pipeline.py   (prints markdown; no assertions)
+
+- change -> frame: the CPU time (thread time) of the scan in which the debouncer reports a
+  change, i.e. scanner read + debouncing + tracker + rules + hint planner + strip.show().
+  Measured over seeded random Tessella games carried out by hand on the simulated board.
+- playouts: random games, legal move generation + push per ply, Tessella next to
+  python-chess in the same run, as a ratio (this machine is shared and noisy).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import chess  # noqa: E402
+
+import rules  # noqa: E402
+from boards.choreography import game_events  # noqa: E402
+from boards.layout import layout_for_game  # noqa: E402
+from hardware.clock import VirtualClock  # noqa: E402
+from sensorboard.replay import VirtualRun, parse_events  # noqa: E402
+from sensorboard.service import BoardService  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
+    """Thread CPU seconds of each scan that carried a debounced change."""
+    import json
+
+    samples: list[float] = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = rules.new_game(game)
+        line = []
+        while state.outcome() is None and len(line) < plies:
+            move = rng.choice(state.legal_moves())
+            line.append(move)
+            state.push(move)
+        events = game_events(rules.new_game(game), line, rng)
+        start = rules.new_game(game)
+        parsed = parse_events([json.dumps(e) for e in events], "bench", start.GEOMETRY.names)
+        clock = VirtualClock()
+        service = BoardService(start, layout_for_game(game), clock=clock, backend="sim")
+        step = service.step
+
+        def timed_step(step=step, service=service):
+            before = len(service.debouncer.pending())
+            t0 = time.thread_time_ns()
+            out = step()
+            dt = time.thread_time_ns() - t0
+            if before and len(service.debouncer.pending()) < before:
+                samples.append(dt / 1e9)
+            return out
+
+        service.step = timed_step
+        run = VirtualRun(service, clock, lambda item: None)
+        for ev in parsed:
+            run.scan_until(ev.t)
+            clock.set(ev.t)
+            (service.sim_lift if ev.op == "lift" else service.sim_place)(ev.arg)
+        run.settle()
+    return samples
+
+
+def playout_plies_per_second(new_state, seconds: float = 3.0) -> float:
+    rng = random.Random(1)
+    plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = new_state()
+        for _ in range(200):
+            if state.outcome() is not None:
+                break
+            state.push(rng.choice(state.legal_moves()))
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def chess_plies_per_second(seconds: float = 3.0) -> float:
+    rng = random.Random(1)
+    plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        board = chess.Board()
+        for _ in range(200):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+    return plies / (time.perf_counter() - start)
+
+
+def main() -> None:
+    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; {when}\n")
+    samples = change_to_frame("tessella")
+    print("| sensor change -> LED frame (tessella, CPU) | p50 | p99 | max | n |")
+    print("|---|---|---|---|---|")
+    print(f"| scan + debounce + tracker + rules + hints + show | "
+          f"{percentile(samples, 50) * 1e3:.3f} ms | {percentile(samples, 99) * 1e3:.3f} ms | "
+          f"{max(samples) * 1e3:.3f} ms | {len(samples)} |\n")
+    tess = playout_plies_per_second(lambda: rules.new_game("tessella"))
+    ref = chess_plies_per_second()
+    print("| random playouts | plies/s | ratio to python-chess (same run) |")
+    print("|---|---|---|")
+    print(f"| tessella | {tess:,.0f} | {tess / ref:.2f} |")
+    print(f"| python-chess {chess.__version__} (reference) | {ref:,.0f} | 1.00 |")
+
+
+if __name__ == "__main__":
+    main()
