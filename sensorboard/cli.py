@@ -41,6 +41,9 @@ def build_parser() -> Parser:
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
     run.add_argument("--records", default="records", help="folder for game records")
     run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
+    tp = sub.add_parser("layout-template", help="print a starting layout for a new board")
+    tp.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
+    tp.add_argument("--name", help="the board's name")
     return parser
 
 
@@ -91,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "replay":
             return cmd_replay(args)
+        if args.command == "layout-template":
+            from boards.template import template
+
+            print(template(rules.game_module(args.game).NAME, args.name), end="")
+            return 0
         return cmd_run(args)
     except (UsageError, LayoutError, InputError, ServiceError, rules.RulesError) as e:
         print(f"sensorboard: {e}" if not str(e).startswith("sensorboard") else str(e),
