@@ -75,7 +75,7 @@ class NeoPixelStrip(_Frame):
                 f"cannot load Blinka/neopixel ({e}); off a Raspberry Pi set BLINKA_OS_AGNOSTIC=1"
             ) from e
         board_pin = getattr(board, pin, None)
-        if board_pin is None or pin.startswith("_"):
+        if type(board_pin).__name__ != "Pin":
             available = sorted(
                 name for name in dir(board)
                 if not name.startswith("_") and type(getattr(board, name)).__name__ == "Pin"

@@ -49,3 +49,8 @@ def test_neopixel_frame_goes_through_the_library(agnostic):
 def test_neopixel_unknown_pin_names_the_available_ones(agnostic):
     with pytest.raises(ValueError, match=r"no pin 'D18'.*NEOPIXEL"):
         NeoPixelStrip(4, pin="D18")
+
+
+def test_neopixel_refuses_a_board_attribute_that_is_not_a_pin(agnostic):
+    with pytest.raises(ValueError, match="no pin 'I2C'"):
+        NeoPixelStrip(2, pin="I2C")
