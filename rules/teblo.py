@@ -140,32 +140,28 @@ def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
     disc = [0] * _N
     low = [0] * _N
     parent = [-1] * _N
-    ptr = [0] * _N
     disc[root] = low[root] = 1
     t = 1
-    stack = [root]
     adj = _ADJ
+    stack = [(root, iter(adj[root]))]  # (vertex, its neighbours not yet looked at)
     while stack:
-        v = stack[-1]
-        nbrs = adj[v]
-        k = ptr[v]
-        if k < len(nbrs):
-            ptr[v] = k + 1
-            w = nbrs[k]
+        v, todo = stack[-1]
+        for w in todo:
             if board[w] == enemy:
                 continue
             dw = disc[w]
-            if not dw:
+            if not dw:  # tree edge: descend, come back to v's remaining neighbours later
                 parent[w] = v
                 t += 1
                 disc[w] = low[w] = t
-                stack.append(w)
-            elif dw < low[v] and w != parent[v]:
+                stack.append((w, iter(adj[w])))
+                break
+            if dw < low[v] and w != parent[v]:  # back edge
                 low[v] = dw
-        else:
+        else:  # v finished: hand its low-point to its parent
             stack.pop()
             if stack:
-                u = stack[-1]
+                u = stack[-1][0]
                 if low[v] < low[u]:
                     low[u] = low[v]
     cuts: set[int] = set()
