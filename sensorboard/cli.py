@@ -41,6 +41,13 @@ def build_parser() -> Parser:
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
     run.add_argument("--records", default="records", help="folder for game records")
     run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
+    run.add_argument("--web", action="store_true",
+                     help="serve the board as a web page (live view and simulator)")
+    run.add_argument("--host", default="127.0.0.1",
+                     help="address the page listens on (default 127.0.0.1, this machine only)")
+    run.add_argument("--port", type=int, default=8080, help="port of the page (default 8080)")
+    run.add_argument("--token", help="token every action on the page needs "
+                     "(required with a network --host)")
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board")
     tp.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
     tp.add_argument("--name", help="the board's name")
@@ -84,7 +91,21 @@ def cmd_replay(args) -> int:
 def cmd_run(args) -> int:
     from sensorboard.live import run_live
 
-    return run_live(args, _layout(args))
+    if not args.web:
+        return run_live(args, _layout(args))
+    from sensorboard.web import WebError, run_web
+    from sensorboard.web.server import simulated_layout
+
+    try:
+        layout = _layout(args)
+    except LayoutError:
+        if args.layout or args.backend != "sim":
+            raise
+        layout = simulated_layout(args.game)  # no shipped board yet: simulate one
+    try:
+        return run_web(args, layout)
+    except WebError as e:
+        raise UsageError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

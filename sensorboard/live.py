@@ -50,6 +50,30 @@ def _stdin_lines(q: queue.Queue) -> None:
     q.put(None)
 
 
+class TerminalView:
+    """The board printed in the terminal whenever it changes, with the events of the scan."""
+
+    def __init__(self, tty: bool, header: str = "") -> None:
+        self.tty = tty
+        self.header = header
+        self.shown = ""
+
+    def update(self, service: BoardService, events: list[dict]) -> None:
+        picture = render(service, color=self.tty)
+        if picture == self.shown and not events:
+            return
+        for item in events:
+            if item["type"] == "move":
+                print(f"  move {item['ply']}: {item['player']} {item['move']}")
+            elif item["type"] == "error":
+                print(f"  error: put right {item['cells']}")
+            elif item["type"] == "prompt":
+                print(f"  question: {' | '.join(item['options'])}")
+        top = self.header + "\n" if self.header and self.tty else ""
+        print(("\x1b[2J\x1b[H" if self.tty else "") + top + picture + "\n", flush=True)
+        self.shown = picture
+
+
 def run_live(args, layout: Layout) -> int:
     state = rules.new_game(args.game)
     clock = RealClock()
@@ -75,7 +99,7 @@ def run_live(args, layout: Layout) -> int:
           f"record in {folder}/")
     if reading:
         print("commands: lift CELL, place CELL, press clock, choose OPTION, quit")
-    shown = ""
+    view = TerminalView(tty)
     done_at = None
     try:
         while True:
@@ -111,18 +135,7 @@ def run_live(args, layout: Layout) -> int:
                                 print(f"sensorboard: {item['reason']}")
                 except ValueError as e:
                     print(f"sensorboard: {e}")
-            events = service.step()
-            picture = render(service, color=tty)
-            if picture != shown or events:
-                for item in events:
-                    if item["type"] == "move":
-                        print(f"  move {item['ply']}: {item['player']} {item['move']}")
-                    elif item["type"] == "error":
-                        print(f"  error: put right {item['cells']}")
-                    elif item["type"] == "prompt":
-                        print(f"  question: {' | '.join(item['options'])}")
-                print(("\x1b[2J\x1b[H" if tty else "") + picture + "\n", flush=True)
-                shown = picture
+            view.update(service, service.step())
             finished = not script and not reading and service.settled()
             if finished and done_at is None:
                 done_at = now

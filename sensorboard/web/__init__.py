@@ -1,0 +1,59 @@
+"""The board in the browser: ``sensorboard run --web`` serves a live, playable page.
+
+See :mod:`sensorboard.web.server` for the endpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from boards.layout import Layout
+from hardware.clock import RealClock
+from sensorboard import demo as demos
+from sensorboard.web.server import (
+    WebSession,
+    check_bind,
+    default_factory,
+    make_app,
+    serve,
+    url_for,
+)
+
+__all__ = ["WebSession", "default_factory", "make_app", "serve", "run_web", "url_for"]
+
+
+class WebError(Exception):
+    """The page cannot be served as asked (one line, exit status 2)."""
+
+
+def run_web(args, layout: Layout) -> int:
+    """``sensorboard run --web``: the live service with the page; Ctrl-C ends it."""
+    from sensorboard.live import TerminalView
+
+    problem = check_bind(args.host, args.token)
+    if problem:
+        raise WebError(problem)
+    clock = RealClock()
+    factory = default_factory(args.backend, clock, args.records)
+    url = url_for(args.host, args.port, args.token)
+    view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
+    demo = demos.load(args.game) if args.demo else None
+    session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
+                         speed=args.speed, token=args.token, on_step=view.update)
+    print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
+          f"records in {args.records}/")
+
+    def started(url: str) -> None:
+        print(f"sensorboard: the board is at {url}  (Ctrl-C ends)", flush=True)
+
+    try:
+        asyncio.run(serve(session, args.host, args.port, started))
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        session.close()
+        raise WebError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
+    session.close()
+    print(f"{session.result()}; records in {args.records}/")
+    return 0

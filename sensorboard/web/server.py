@@ -1,0 +1,456 @@
+"""The board in the browser: an aiohttp server, a live runner, and the actions of the page.
+
+One :class:`WebSession` holds the board service of the game being played and steps it
+every scan period on the event loop (the same pipeline as the terminal loop: simulated
+magnets or a real matrix, debouncing, tracker, LEDs, recorder). Handlers run on the
+same loop, so they change the service between two scans and never during one.
+
+Endpoints (JSON in, JSON out; errors are ``{"error": "<one line>"}`` with a 4xx status):
+
+- ``GET /`` the page; ``GET /static/...`` its files
+- ``GET /api/state`` the snapshot (board geometry, pieces, LEDs, moves, prompt)
+- ``GET /ws`` a WebSocket pushing the snapshot whenever it changes
+- ``POST /api/lift {"cell"}``, ``/api/place {"cell"}``, ``/api/toggle {"cell"}`` (lift
+  if the cell holds a magnet, else place one): the simulated magnets
+- ``POST /api/press {"button": "clock"}``, ``/api/choose {"value"}``,
+  ``/api/new {"game"}``
+
+Every POST needs ``Content-Type: application/json``; when a token is configured it
+needs the token too (header ``X-Sensorboard-Token`` or query ``?token=``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from aiohttp import WSMsgType, web
+from yarl import URL
+
+import rules
+from boards.layout import Layout, LayoutError, layout_for_game
+from hardware.base import Clock
+from hardware.clock import RealClock
+from sensorboard.service import SCAN_PERIOD, BoardService, result_text
+from sensorboard.web.snapshot import legend_json, snapshot
+
+STATIC = Path(__file__).parent / "static"
+TOKEN_HEADER = "X-Sensorboard-Token"
+PUBLISH_EVERY = 5  # scans between change checks: 10 ms, well inside the 100 ms promise
+MAX_MAGNETS = 8  # per cell, on the simulated board
+BUTTONS = ("clock",)
+
+
+class ActionError(Exception):
+    """An action the page asked for that cannot be done; nothing was changed."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def simulated_layout(game: str) -> Layout:
+    """A layout for a game without a shipped board: the cells in order on a square-ish
+    matrix, LED i under cell i. Only for the simulated backend."""
+    from hardware.sim import default_pins
+
+    names = rules.game_module(game).GEOMETRY.names
+    cols = math.ceil(math.sqrt(len(names)))
+    rows = math.ceil(len(names) / cols)
+    row_pins, col_pins = default_pins(rows, cols)
+    return Layout(
+        path="<simulated>", game=game, name=f"simulated {game} board", sensor="binary",
+        diodes=True, rows=rows, cols=cols, row_pins=row_pins, col_pins=col_pins,
+        led_count=len(names), led_pin="D18",
+        cell_sensor={c: divmod(i, cols) for i, c in enumerate(names)},
+        cell_led={c: i for i, c in enumerate(names)},
+    )
+
+
+def board_layout(game: str, backend: str) -> Layout:
+    """The shipped layout of ``game``; on the sim backend a simulated one if none ships."""
+    try:
+        return layout_for_game(game)
+    except LayoutError:
+        if backend != "sim":
+            raise
+        return simulated_layout(game)
+
+
+class Board:
+    """A service and what to do when it is replaced (close its recorder)."""
+
+    def __init__(self, service: BoardService, close: Callable[[], None] = lambda: None):
+        self.service = service
+        self.close = close
+
+
+def default_factory(backend: str = "sim", clock: Clock | None = None,
+                    records: str | None = None) -> Callable[[str], Board]:
+    """Build a new board for a game; with ``records`` each game is recorded in a new folder."""
+    clock = clock or RealClock()
+
+    def make(game: str, layout: Layout | None = None) -> Board:
+        state = rules.new_game(game)
+        layout = layout or board_layout(game, backend)
+        listeners, closers = [], []
+        strip = None
+        if backend == "gpio":
+            from hardware.leds import NeoPixelStrip
+
+            strip = NeoPixelStrip(layout.led_count, pin=layout.led_pin)
+            closers.append(strip.close)
+        if records is not None:
+            from sensorboard.record import Recorder, new_record_folder
+
+            recorder = Recorder(new_record_folder(records, game), game, state.PLAYERS,
+                                tags={"Board": layout.name})
+            listeners.append(recorder.event)
+            closers.append(recorder.close)
+        service = BoardService(state, layout, clock=clock, backend=backend, strip=strip,
+                               listeners=listeners)
+
+        def close() -> None:
+            for closer in closers:
+                closer()
+
+        return Board(service, close)
+
+    return make
+
+
+class _Client:
+    """One WebSocket: the latest snapshot text waiting to be sent (older ones are dropped)."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.latest: str | None = None
+        self.ready = asyncio.Event()
+
+    def offer(self, text: str) -> None:
+        self.latest = text
+        self.ready.set()
+
+    async def pump(self) -> None:
+        while not self.ws.closed:
+            await self.ready.wait()
+            self.ready.clear()
+            text, self.latest = self.latest, None
+            if text is not None:
+                await self.ws.send_str(text)
+
+
+class WebSession:
+    """The game on the page: its board, the live runner, the demo script and the clients."""
+
+    def __init__(
+        self,
+        game: str,
+        factory: Callable[..., Board],
+        *,
+        layout: Layout | None = None,
+        clock: Clock | None = None,
+        demo: list[dict] | None = None,
+        speed: float = 1.0,
+        token: str | None = None,
+        on_step: Callable[[BoardService, list[dict]], None] | None = None,
+    ) -> None:
+        self.factory = factory
+        self.clock = clock or RealClock()
+        self.token = token or None
+        self.on_step = on_step
+        self.board_id = 0
+        self.board = factory(game, layout) if layout is not None else factory(game)
+        self.clients: set[_Client] = set()
+        self._last: dict | None = None
+        self._geometry: dict = {}
+        self.script: list[tuple[float, dict]] = []
+        if demo:
+            start = self.clock.now()
+            self.script = [(start + e["t"] / speed, e) for e in demo]
+        self.demo = bool(self.script)
+
+    @property
+    def service(self) -> BoardService:
+        return self.board.service
+
+    # --- the live runner -------------------------------------------------------------
+
+    def step(self) -> list[dict]:
+        """One scan: due demo events, the service's step, the terminal hook."""
+        now = self.clock.now()
+        service = self.service
+        while self.script and self.script[0][0] <= now:
+            _, e = self.script.pop(0)
+            (service.sim_lift if e["op"] == "lift" else service.sim_place)(e["cell"])
+        events = service.step()
+        if self.demo and not self.script and service.settled():
+            self.demo = False
+        if self.on_step is not None:
+            self.on_step(service, events)
+        return events
+
+    async def run(self) -> None:
+        """Step the service every scan period, and publish the snapshot when it changes."""
+        n = 0
+        while True:
+            start = self.clock.now()
+            events = self.step()
+            n += 1
+            if events or n % PUBLISH_EVERY == 0:
+                self.publish()
+            await asyncio.sleep(max(0.0, SCAN_PERIOD - (self.clock.now() - start)))
+
+    # --- what the page sees --------------------------------------------------------------
+
+    def snapshot(self) -> dict:
+        return snapshot(self.service, board=self.board_id, demo=self.demo,
+                        token_required=self.token is not None)
+
+    def geometry(self) -> dict:
+        if self._geometry.get("board") != self.board_id:
+            self._geometry = {"board": self.board_id,
+                              "geometry": self.service.tracker.state.GEOMETRY.to_json()}
+        return self._geometry["geometry"]
+
+    def full(self, snap: dict | None = None) -> dict:
+        """A snapshot with the board's geometry and the LED legend: all a page needs."""
+        return {**(snap or self.snapshot()), "geometry": self.geometry(),
+                "legend": legend_json()}
+
+    def publish(self) -> dict:
+        snap = self.snapshot()
+        if snap != self._last:
+            self._last = snap
+            if self.clients:
+                text = json.dumps(self.full(snap))
+                for client in list(self.clients):
+                    client.offer(text)
+        return snap
+
+    # --- actions -------------------------------------------------------------------------
+
+    def _cell(self, cell: object) -> str:
+        names = self.service.tracker.state.GEOMETRY.names
+        if not isinstance(cell, str) or cell not in names:
+            raise ActionError(400, f"unknown cell {cell!r}; cells of "
+                                   f"{self.service.tracker.state.NAME}: {', '.join(names)}")
+        if self.service.sim is None:
+            raise ActionError(409, f"the {self.service.backend} board has real pieces; "
+                                   "lift and place them by hand")
+        self._not_during_demo()
+        return cell
+
+    def _not_during_demo(self) -> None:
+        if self.demo:
+            raise ActionError(409, "the demo is playing; wait for it to end or start a new game")
+
+    def lift(self, cell: object) -> None:
+        cell = self._cell(cell)
+        if self.service.sim_pieces(cell) == 0:
+            raise ActionError(409, f"lift {cell}: there is no piece on {cell}")
+        self.service.sim_lift(cell)
+
+    def place(self, cell: object) -> None:
+        cell = self._cell(cell)
+        if self.service.sim_pieces(cell) >= MAX_MAGNETS:
+            raise ActionError(409, f"place {cell}: {MAX_MAGNETS} pieces is the most a cell holds")
+        self.service.sim_place(cell)
+
+    def toggle(self, cell: object) -> None:
+        cell = self._cell(cell)
+        (self.lift if self.service.sim_pieces(cell) else self.place)(cell)
+
+    def press(self, button: object) -> None:
+        if button not in BUTTONS:
+            raise ActionError(400, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")
+        self._not_during_demo()
+        for item in self.service.press(button):
+            if item["type"] == "rejected":  # pragma: no cover - the tracker knows "clock"
+                raise ActionError(409, item["reason"])
+
+    def choose(self, value: object) -> None:
+        prompt = self.service.tracker.prompt
+        if prompt is None:
+            raise ActionError(409, f"no question is open; {value!r} ignored")
+        if not isinstance(value, str) or value not in prompt.options:
+            raise ActionError(400, f"{value!r} is not offered; options: "
+                                   f"{', '.join(prompt.options)}")
+        self._not_during_demo()
+        self.service.choose(value)
+
+    def new_game(self, game: object) -> None:
+        if not isinstance(game, str) or game not in rules.GAMES:
+            raise ActionError(400, f"unknown game {game!r}; games: "
+                                   f"{', '.join(sorted(rules.GAMES))}")
+        try:
+            board = self.factory(game)
+        except (LayoutError, ValueError) as e:
+            raise ActionError(409, f"cannot set up {game}: {e}") from None
+        self.close()
+        self.board = board
+        self.board_id += 1
+        self.script = []
+        self.demo = False
+
+    def close(self) -> None:
+        """Commit a complete last turn and close the recorder of the current board."""
+        self.service.flush()
+        self.board.close()
+
+    def result(self) -> str:
+        return result_text(self.service.tracker.state)
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+ACTIONS = {"lift": "cell", "place": "cell", "toggle": "cell", "press": "button",
+           "choose": "value", "new": "game"}
+
+
+SESSION = web.AppKey("session", WebSession)
+
+
+def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) -> web.Application:
+    """The aiohttp application; with ``run`` the live runner starts and stops with it."""
+    app = web.Application(client_max_size=64 * 1024, middlewares=[_guard(session, loopback)])
+    app[SESSION] = session
+
+    async def index(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html",
+                                headers={"Cache-Control": "no-cache"})
+
+    async def state(request: web.Request) -> web.Response:
+        return web.json_response(session.full())
+
+    async def websocket(request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        client = _Client(ws)
+        client.offer(json.dumps(session.full()))
+        session.clients.add(client)
+        pump = asyncio.ensure_future(client.pump())
+        try:
+            async for msg in ws:  # the page only listens; anything it sends is ignored
+                if msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            session.clients.discard(client)
+            pump.cancel()
+        return ws
+
+    async def action(request: web.Request) -> web.Response:
+        name = request.match_info["action"]
+        if name not in ACTIONS:
+            return _error(404, f"no action {name!r}; actions: {', '.join(ACTIONS)}")
+        try:
+            body = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the body is not valid JSON")
+        field = ACTIONS[name]
+        if not isinstance(body, dict) or field not in body:
+            return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
+        method = getattr(session, "new_game" if name == "new" else name)
+        try:
+            method(body[field])
+        except ActionError as e:
+            return _error(e.status, e.message)
+        return web.json_response({"ok": True, "state": session.publish()})
+
+    app.router.add_get("/", index)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/ws", websocket)
+    app.router.add_post("/api/{action}", action)
+    app.router.add_static("/static/", STATIC)
+
+    if run:
+        async def runner(app: web.Application):
+            task = asyncio.ensure_future(session.run())
+            yield
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+            for client in list(session.clients):
+                await client.ws.close()
+
+        app.cleanup_ctx.append(runner)
+    return app
+
+
+LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() in LOOPBACK_NAMES or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _guard(session: WebSession, loopback: bool):
+    @web.middleware
+    async def guard(request: web.Request, handler):
+        if loopback:
+            # Bound to this machine only: refuse pages of other names (DNS rebinding).
+            try:
+                host = URL(f"http://{request.host}").host or ""
+            except ValueError:
+                host = ""
+            if not is_loopback(host):
+                return _error(403, f"host {request.host!r} not served; open "
+                                   "http://127.0.0.1:<port>/")
+        if request.method == "POST":
+            if session.token is not None:
+                given = request.headers.get(TOKEN_HEADER) or request.query.get("token") or ""
+                if not hmac.compare_digest(given.encode(), session.token.encode()):
+                    return _error(403, "this action needs the token "
+                                       f"(header {TOKEN_HEADER} or ?token=)")
+            if request.content_type != "application/json":
+                return _error(415, "send actions as Content-Type: application/json")
+        return await handler(request)
+
+    return guard
+
+
+def url_for(host: str, port: int, token: str | None) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    if host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1"  # reachable here; the other addresses of the machine work too
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def check_bind(host: str, token: str | None) -> str | None:
+    """An error text when serving on ``host`` would not be safe, else None."""
+    if not is_loopback(host) and not token:
+        return (f"--host {host} serves the network: give --token TOKEN "
+                "(every action on the page will need it)")
+    return None
+
+
+async def serve(session: WebSession, host: str, port: int,
+                started: Callable[[str], None] = print) -> None:
+    """Serve until cancelled (Ctrl-C); the runner stops and the board closes."""
+    app = make_app(session, loopback=is_loopback(host))
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        started(url_for(host, port, session.token))
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,84 @@
+"""What the web page shows, as one JSON-able dict: board, pieces, LEDs, moves, prompt."""
+
+from __future__ import annotations
+
+import rules
+from boards import hints
+from sensorboard.service import BoardService, outcome_json, result_text
+
+
+def geometry_json(state: rules.GameState) -> dict:
+    """The board for the page: ``Geometry.to_json()`` (adjacency kept, renderers draw lines)."""
+    return state.GEOMETRY.to_json()
+
+
+def cell_view(service: BoardService, name: str, shown: list) -> dict:
+    tracker = service.tracker
+    present = bool(tracker.current[name])
+    before = list(tracker.before_pieces[name])
+    role = service.frame.get(name)
+    led = list(shown[service.layout.cell_led[name]])
+    if present:
+        pieces = before if before else ["?"]  # a piece put down, not yet known which
+    else:
+        pieces = []
+    view = {
+        "present": present,
+        "pieces": pieces,
+        "in_hand": before if not present and before else [],
+        "led": led,
+        "role": role,
+    }
+    if service.sim is not None:
+        view["magnets"] = service.sim_pieces(name)
+    return view
+
+
+def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
+             token_required: bool = False) -> dict:
+    """Everything the page draws except the geometry (sent once per board)."""
+    tracker = service.tracker
+    state = tracker.state
+    shown = service.strip.shown()
+    cells = {name: cell_view(service, name, shown) for name in state.GEOMETRY.names}
+    moves = [state.move_str(m) for m in state.move_stack]
+    outcome = outcome_json(state)
+    return {
+        "type": "state",
+        "board": board,
+        "game": state.NAME,
+        "layout": service.layout.name,
+        "backend": service.backend,
+        "simulated": service.sim is not None,
+        "players": list(state.PLAYERS),
+        "to_move": state.to_move,
+        "outcome": outcome,
+        "result": result_text(state) if outcome else None,
+        "moves": moves,
+        "cells": cells,
+        "in_hand": sorted(c for c, v in cells.items() if v["in_hand"]),
+        "prompt": list(tracker.prompt.options) if tracker.prompt else None,
+        "error": dict(tracker.error.cells) if tracker.error else None,
+        "demo": demo,
+        "token_required": token_required,
+        "games": sorted(rules.GAMES),
+    }
+
+
+# What each LED role means, for the legend (the role name is the colour's text alternative).
+ROLE_TEXT = {
+    "lifted": "a piece in hand came from here",
+    "move": "move target: a lifted piece may go here",
+    "capture": "capture: a piece here may be taken",
+    "lift": "a piece here may still leave this turn",
+    "wrong": "error: this cell should be empty",
+    "missing": "error: a piece belongs here",
+    "last": "the move just made",
+    "choice": "question: one of the candidate cells",
+    "winner": "the winner's pieces",
+}
+
+
+def legend_json() -> list[dict]:
+    return [{"role": role, "rgb": list(rgb), "text": ROLE_TEXT.get(role, role)}
+            for role, rgb in hints.PALETTE.items()]

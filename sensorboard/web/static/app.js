@@ -1,0 +1,342 @@
+// sensorboard's page: draws any board from its geometry and follows the service over a
+// WebSocket. No build step, no dependencies.
+"use strict";
+
+const U = 100; // SVG units per board unit
+const SVG = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || "";
+
+// Short text for each LED role, used in cell labels (the legend has the long form).
+const ROLE_SHORT = {
+  lifted: "lifted", move: "move target", capture: "capture", lift: "may leave",
+  wrong: "error, should be empty", missing: "error, a piece belongs here",
+  last: "last move", choice: "question candidate", winner: "winner",
+};
+const PIECE_COLOURS = {
+  clear: "#f7f5ee", dark: "#34302b", black: "#151515", white: "#fbfbfb",
+  yellow: "#f2c200", red: "#c62828", blue: "#1e5bc6", green: "#2e7d32",
+  light: "#ece6d6", "?": "#a0a0a0",
+};
+const BOX_COLOURS = {
+  yellow: "#f6ea9c", red: "#f2b0a8", blue: "#b1c8f0", green: "#b6e0b0",
+};
+
+let view = null;    // the last snapshot drawn
+let board = null;   // {id, cells: {name: {g, shape, pieces, cell}}}
+let socket = null;
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function hashColour(name) {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return `hsl(${h}, 55%, 50%)`;
+}
+
+function ledFill(rgb) {
+  // LEDs are driven dim on purpose; show the hue at a visible brightness.
+  const m = Math.max(...rgb);
+  if (!m) return null;
+  const [r, g, b] = rgb.map((v) => Math.round((v * 230) / m));
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+function pieceText(pieces) {
+  return pieces.map((p) => (p === "?" ? "a piece (not yet known)" : `${p} piece`)).join(" on ");
+}
+
+// --- the board ------------------------------------------------------------------------
+
+function isDiamond(cell, geometry, byName) {
+  // A small square whose neighbours are all diagonal (octagon-and-square boards) sits
+  // turned by 45 degrees, its sides facing them.
+  const nbrs = (geometry.adjacency || {})[cell.name] || [];
+  return nbrs.length > 0 && nbrs.every((n) => {
+    const o = byName[n];
+    return o && o.x !== cell.x && o.y !== cell.y;
+  });
+}
+
+function shapeFor(cell, geometry, byName, g) {
+  const s = cell.size * U;
+  if (cell.shape === "octagon") {
+    const R = (s * 0.96) / 2 / Math.cos(Math.PI / 8);
+    const pts = [];
+    for (let k = 0; k < 8; k++) {
+      const a = Math.PI / 8 + (k * Math.PI) / 4;
+      pts.push(`${(R * Math.cos(a)).toFixed(1)},${(R * Math.sin(a)).toFixed(1)}`);
+    }
+    return el("polygon", { points: pts.join(" "), class: "shape" }, g);
+  }
+  if (cell.shape === "point") {
+    el("circle", { r: U * 0.1, class: "dot", fill: "#6b5a3a" }, g);
+    return el("circle", { r: U * 0.42, class: "shape halo", fill: "transparent" }, g);
+  }
+  if (cell.shape === "square" && isDiamond(cell, geometry, byName)) {
+    const h = (s * 0.98) / Math.SQRT2;
+    return el("polygon", { points: `0,${-h} ${h},0 0,${h} ${-h},0`, class: "shape" }, g);
+  }
+  const side = s * 0.96;
+  return el("rect", { x: -side / 2, y: -side / 2, width: side, height: side, rx: 4,
+    class: "shape" }, g);
+}
+
+function baseFill(cell) {
+  if (cell.shape === "point") return "transparent";
+  if (cell.shape === "box") return BOX_COLOURS[cell.label] || "#d8d0c0";
+  if (cell.shape === "square") return cell.size < 1 ? "#b89b6a" : "#e6d7b8";
+  if (cell.shape === "tile") return "#d9d4c7";
+  return "#e2cfa5";
+}
+
+function buildBoard(snap) {
+  const geometry = snap.geometry;
+  const svg = $("board");
+  svg.replaceChildren();
+  const byName = {};
+  for (const c of geometry.cells) byName[c.name] = c;
+  const pad = 0.08;
+  const minX = Math.min(...geometry.cells.map((c) => c.x - c.size / 2)) - pad;
+  const maxX = Math.max(...geometry.cells.map((c) => c.x + c.size / 2)) + pad;
+  const minY = Math.min(...geometry.cells.map((c) => c.y - c.size / 2)) - pad;
+  const maxY = Math.max(...geometry.cells.map((c) => c.y + c.size / 2)) + pad;
+  const X = (x) => (x - minX) * U;
+  const Y = (y) => (maxY - y) * U;
+  svg.setAttribute("viewBox", `0 0 ${((maxX - minX) * U).toFixed(0)} ${((maxY - minY) * U).toFixed(0)}`);
+  svg.setAttribute("aria-label", `${snap.game} board`);
+  el("rect", { x: 0, y: 0, width: "100%", height: "100%", fill: "#c9b48a", rx: 12 }, svg);
+  // Lines between adjacent points (a board of intersections).
+  const lines = el("g", { "aria-hidden": "true" }, svg);
+  for (const c of geometry.cells) {
+    if (c.shape !== "point") continue;
+    for (const n of (geometry.adjacency || {})[c.name] || []) {
+      const o = byName[n];
+      if (!o || o.shape !== "point" || n < c.name) continue;
+      el("line", { x1: X(c.x), y1: Y(c.y), x2: X(o.x), y2: Y(o.y), class: "grid-line" }, lines);
+    }
+  }
+  // Any outline the geometry adds (e.g. a hole): a list of [x, y] points.
+  for (const [key, value] of Object.entries(geometry)) {
+    if (key === "cells" || key === "adjacency" || !Array.isArray(value)) continue;
+    if (!value.length || !value.every((p) => Array.isArray(p) && p.length === 2)) continue;
+    el("polygon", { points: value.map(([x, y]) => `${X(x)},${Y(y)}`).join(" "),
+      fill: "#7d6b4e", "aria-hidden": "true", class: `outline ${key}` }, svg);
+  }
+  const cells = {};
+  for (const c of geometry.cells) {
+    const g = el("g", {
+      class: `cell ${c.shape}`, transform: `translate(${X(c.x).toFixed(1)},${Y(c.y).toFixed(1)})`,
+      role: "button", tabindex: "0", "data-cell": c.name,
+    }, svg);
+    const title = el("title", {}, g);
+    const shape = shapeFor(c, geometry, byName, g);
+    const pieces = el("g", { class: "pieces", "aria-hidden": "true" }, g);
+    g.addEventListener("click", (ev) => cellAction(c.name, ev.shiftKey));
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        cellAction(c.name, ev.shiftKey);
+      }
+    });
+    cells[c.name] = { g, shape, pieces, title, cell: c, key: null };
+  }
+  board = { id: snap.board, game: snap.game, cells };
+}
+
+function drawPieces(entry, list, inHand) {
+  const { pieces, cell } = entry;
+  pieces.replaceChildren();
+  const scale = cell.shape === "point" ? 0.8 : Math.min(cell.size, 1);
+  list.forEach((name, i) => {
+    const parts = name.split("-");
+    const base = parts[0];
+    const kind = parts.slice(1).join("-");
+    const fill = PIECE_COLOURS[base] || hashColour(base);
+    let r = 0.32 * scale * U;
+    if (/^\d+$/.test(kind)) r *= 0.55 + (0.45 * Number(kind)) / 6;
+    const dy = -i * 0.08 * U * scale;
+    const cls = `piece${inHand ? " in-hand" : ""}`;
+    if (kind === "block") {
+      el("rect", { x: -r, y: -r + dy, width: 2 * r, height: 2 * r, rx: 6, fill, class: cls },
+        pieces);
+    } else {
+      el("circle", { cy: dy, r, fill, class: cls }, pieces);
+      if (kind === "rank") el("circle", { cy: dy, r: r * 0.55, fill: "none", class: cls }, pieces);
+    }
+    const label = name === "?" ? "?" : /^\d+$/.test(kind) ? kind : "";
+    if (label) {
+      const dark = ["dark", "black", "blue", "red"].includes(base);
+      const t = el("text", { y: dy, class: "piece-text", fill: dark ? "#fff" : "#111" }, pieces);
+      t.textContent = label;
+    }
+  });
+}
+
+function updateCell(name, info) {
+  const entry = board.cells[name];
+  if (!entry) return;
+  const key = JSON.stringify(info);
+  if (entry.key === key) return;
+  entry.key = key;
+  const cell = entry.cell;
+  const lit = info.role ? ledFill(info.led) : null;
+  const fill = lit || baseFill(cell);
+  entry.shape.setAttribute("fill", fill);
+  entry.g.dataset.role = info.role || "";
+  entry.g.dataset.led = info.led.join(",");
+  entry.g.dataset.present = info.present ? "1" : "0";
+  if (info.present) drawPieces(entry, info.pieces, false);
+  else drawPieces(entry, info.in_hand, true);
+  let what = "empty";
+  if (info.present) what = pieceText(info.pieces);
+  else if (info.in_hand.length) what = `${pieceText(info.in_hand)} in hand`;
+  let label = `${name}: ${what}`;
+  if (info.role) label += `, LED: ${ROLE_SHORT[info.role] || info.role}`;
+  entry.g.setAttribute("aria-label", label);
+  entry.title.textContent = info.role ? `${label} (rgb ${info.led.join(", ")})` : label;
+}
+
+// --- the rest of the page -----------------------------------------------------------------
+
+function render(snap) {
+  if (!board || board.id !== snap.board || board.game !== snap.game) {
+    if (!snap.geometry) return; // an action's answer for an older board; the push follows
+    buildBoard(snap);
+  }
+  view = snap;
+  for (const [name, info] of Object.entries(snap.cells)) updateCell(name, info);
+
+  const select = $("game");
+  if (select.options.length !== snap.games.length) {
+    select.replaceChildren(...snap.games.map((g) => new Option(g, g)));
+  }
+  if (document.activeElement !== select) select.value = snap.game;
+
+  let status;
+  if (snap.outcome) status = `Game over: ${snap.result}`;
+  else status = `${snap.game}: ${snap.to_move} to move`;
+  if (snap.demo) status += " (demo playing)";
+  $("status").textContent = status;
+
+  const err = $("board-error");
+  if (snap.error) {
+    const parts = Object.entries(snap.error).map(([c, what]) =>
+      what === "empty" ? `${c} should be empty` : `${c} should hold ${what}`);
+    err.textContent = `Put right: ${parts.join("; ")}`;
+    err.hidden = false;
+  } else {
+    err.hidden = true;
+    err.textContent = "";
+  }
+
+  const prompt = $("prompt");
+  const options = $("options");
+  const wanted = snap.prompt ? snap.prompt.join("|") : "";
+  if (options.dataset.key !== wanted) {
+    options.dataset.key = wanted;
+    options.replaceChildren(...(snap.prompt || []).map((value) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "option";
+      b.textContent = value;
+      b.addEventListener("click", () => post("choose", { value }));
+      return b;
+    }));
+  }
+  prompt.hidden = !snap.prompt;
+
+  const hand = snap.in_hand.map((c) => `${snap.cells[c].in_hand.join("+")} from ${c}`);
+  $("hand").textContent = hand.length ? `In hand: ${hand.join(", ")}` : "";
+
+  const moves = $("moves");
+  if (moves.dataset.key !== snap.moves.join(" ")) {
+    moves.dataset.key = snap.moves.join(" ");
+    moves.replaceChildren(...snap.moves.map((m) => {
+      const li = document.createElement("li");
+      li.textContent = m;
+      return li;
+    }));
+    moves.scrollTop = moves.scrollHeight;
+  }
+
+  const lit = {};
+  for (const [name, info] of Object.entries(snap.cells)) {
+    if (info.role) (lit[info.role] = lit[info.role] || []).push(name);
+  }
+  const legend = $("legend");
+  legend.replaceChildren(...(snap.legend || view.legend || []).map((item) => {
+    const li = document.createElement("li");
+    li.dataset.role = item.role;
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = ledFill(item.rgb) || "#000";
+    sw.setAttribute("aria-hidden", "true");
+    const text = document.createElement("span");
+    const cells = lit[item.role];
+    text.textContent = `${item.role}: ${item.text}` + (cells ? ` — ${cells.join(", ")}` : "");
+    if (cells) li.className = "on";
+    li.append(sw, text);
+    return li;
+  }));
+}
+
+let legendCache = null;
+
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text || "";
+  n.hidden = !text;
+}
+
+async function post(action, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Sensorboard-Token"] = token;
+  try {
+    const res = await fetch(`/api/${action}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const data = await res.json();
+    if (!res.ok) {
+      notice(data.error || `${action} failed (${res.status})`);
+      return;
+    }
+    notice("");
+    if (data.state && board && data.state.board === board.id) {
+      render({ ...data.state, legend: legendCache });
+    }
+  } catch (e) {
+    notice(`${action} failed: ${e}`);
+  }
+}
+
+function cellAction(name, place) {
+  post(place ? "place" : "toggle", { cell: name });
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws`);
+  socket.onopen = () => { $("connection").textContent = "live"; };
+  socket.onmessage = (ev) => {
+    const snap = JSON.parse(ev.data);
+    if (snap.legend) legendCache = snap.legend;
+    render(snap);
+  };
+  socket.onclose = () => {
+    $("connection").textContent = "connection lost; reconnecting…";
+    setTimeout(connect, 1000);
+  };
+}
+
+$("clock").addEventListener("click", () => post("press", { button: "clock" }));
+$("new-game").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  post("new", { game: $("game").value });
+});
+connect();

@@ -1,0 +1,183 @@
+"""The page's HTTP API: snapshot, actions, validation, the token, safe binding."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import rules
+from hardware.clock import VirtualClock
+from sensorboard.cli import main
+from sensorboard.web.server import (
+    WebSession,
+    check_bind,
+    default_factory,
+    is_loopback,
+    simulated_layout,
+    url_for,
+)
+
+KNOWN_SHAPES = {"octagon", "square", "point", "box", "tile"}
+
+
+def wait_for(predicate, timeout: float = 5.0):
+    """Poll the server until ``predicate()`` is true (the runner scans every 2 ms)."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(0.01)
+
+
+def test_state_has_board_pieces_leds_and_legend(server):
+    status, state = server.get("/api/state")
+    assert status == 200
+    assert state["game"] == "tessella" and state["to_move"] == "clear"
+    names = [c["name"] for c in state["geometry"]["cells"]]
+    assert names == list(rules.new_game("tessella").GEOMETRY.names)
+    assert state["cells"]["e4"] == {"present": True, "pieces": ["clear"], "in_hand": [],
+                                    "led": [0, 0, 0], "role": None, "magnets": 1}
+    assert {item["role"] for item in state["legend"]} >= {"move", "capture", "wrong"}
+    assert state["moves"] == [] and state["prompt"] is None and state["outcome"] is None
+
+
+def test_page_and_static_files_are_served(server):
+    status, html = server.get("/")
+    assert status == 200 and "/static/app.js" in html
+    for name in ("app.js", "style.css"):
+        assert server.get(f"/static/{name}")[0] == 200
+
+
+def test_lift_and_place_make_a_move_through_the_pipeline(server):
+    assert server.post("lift", {"cell": "b1"})[0] == 200
+    state = wait_for(lambda: (s := server.state())["cells"]["b1"]["in_hand"] and s)
+    assert state["cells"]["b1"]["in_hand"] == ["clear"]
+    assert state["cells"]["b1"]["role"] == "lifted"
+    assert state["cells"]["a1"]["role"] == "move"
+    led = server.call(lambda: server.session.service.strip.shown())
+    assert state["cells"]["a1"]["led"] == list(led[server.session.service.layout.cell_led["a1"]])
+    assert server.post("toggle", {"cell": "a1"})[0] == 200  # empty: places a magnet
+    state = wait_for(lambda: (s := server.state())["moves"] and s)
+    assert state["moves"] == ["b1-a1"] and state["to_move"] == "dark"
+
+
+@pytest.mark.parametrize("action, body, status, words", [
+    ("lift", {"cell": "z9"}, 400, "unknown cell 'z9'"),
+    ("place", {"cell": 3}, 400, "unknown cell 3"),
+    ("lift", {"cell": "c3"}, 409, "no piece on c3"),
+    ("new", {"game": "chess"}, 400, "unknown game 'chess'"),
+    ("choose", {"value": "e4-e5"}, 409, "no question is open"),
+    ("press", {"button": "reset"}, 400, "unknown button 'reset'"),
+    ("lift", {"square": "b1"}, 400, 'lift needs a JSON object like {"cell": ...}'),
+    ("lift", ["b1"], 400, "needs a JSON object"),
+    ("jump", {"cell": "b1"}, 404, "no action 'jump'"),
+])
+def test_bad_actions_are_refused_and_change_nothing(server, action, body, status, words):
+    before = server.state()
+    got, answer = server.post(action, body)
+    assert got == status
+    assert list(answer) == ["error"] and words in answer["error"]
+    assert "\n" not in answer["error"]
+    after = server.state()
+    assert after == before
+
+
+def test_malformed_json_and_wrong_content_type(server):
+    before = server.state()
+    status, answer = server.post("lift", None, raw=b'{"cell": ')
+    assert (status, answer) == (400, {"error": "the body is not valid JSON"})
+    status, answer = server.post("lift", {"cell": "b1"}, content_type="text/plain")
+    assert status == 415 and "application/json" in answer["error"]
+    assert server.state() == before
+
+
+def test_answer_not_offered_is_refused_then_an_offered_one_commits(server):
+    for move in ("b1-b2", "a3-ab23"):
+        frm, to = move.split("-")
+        server.post("lift", {"cell": frm})
+        wait_for(lambda f=frm: not server.state()["cells"][f]["present"])
+        server.post("place", {"cell": to})
+        wait_for(lambda m=move: m in server.state()["moves"])
+    # The shooter and both enemies lifted, both put back: b2xa2 or b2xab23?
+    for op, cell in (("lift", "b2"), ("lift", "a2"), ("lift", "ab23"),
+                     ("place", "a2"), ("place", "ab23")):
+        server.post(op, {"cell": cell})
+        wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    state = wait_for(lambda: (s := server.state())["prompt"] and s)
+    assert state["prompt"] == ["b2xa2", "b2xab23"]
+    status, answer = server.post("choose", {"value": "b2xc3"})
+    assert status == 400 and "'b2xc3' is not offered; options: b2xa2, b2xab23" in answer["error"]
+    assert server.state()["prompt"] == ["b2xa2", "b2xab23"]
+    assert server.post("choose", {"value": "b2xab23"})[0] == 200
+    assert server.state()["moves"][-1] == "b2xab23"
+
+
+def test_new_game_for_every_game(server):
+    for board, game in enumerate(sorted(rules.GAMES), start=1):
+        status, answer = server.post("new", {"game": game})
+        assert status == 200, answer
+        state = server.get("/api/state")[1]
+        assert state["game"] == game and state["board"] == board
+        cells = state["geometry"]["cells"]
+        assert {c["shape"] for c in cells} <= KNOWN_SHAPES
+        assert set(state["cells"]) == {c["name"] for c in cells}
+        physical = rules.new_game(game).physical()
+        assert {c for c, v in state["cells"].items() if v["present"]} == set(physical)
+
+
+def test_token_guards_actions_but_not_viewing(make_server):
+    srv = make_server(token="s3cret")
+    assert srv.get("/api/state")[0] == 200
+    assert srv.get("/")[0] == 200
+    status, answer = srv.post("lift", {"cell": "b1"})
+    assert status == 403 and "token" in answer["error"]
+    assert srv.post("lift", {"cell": "b1"}, token="wrong")[0] == 403
+    assert srv.post("new", {"game": "tessella"})[0] == 403
+    assert srv.state()["cells"]["b1"]["magnets"] == 1
+    assert srv.post("lift", {"cell": "b1"}, token="s3cret")[0] == 200
+    assert srv.post("place", {"cell": "b1"}, query="?token=s3cret")[0] == 200
+    assert srv.state()["token_required"] is True
+
+
+def test_other_host_names_are_refused_on_loopback(server):
+    status, answer = server.get("/api/state", headers={"Host": "attacker.example:80"})
+    assert status == 403 and "not served" in answer["error"]
+
+
+def test_demo_blocks_board_actions_until_it_ends(make_server):
+    srv = make_server(demo=[{"t": 30.0, "op": "lift", "cell": "e1"}])
+    assert srv.state()["demo"] is True
+    status, answer = srv.post("lift", {"cell": "b1"})
+    assert status == 409 and "demo is playing" in answer["error"]
+    assert srv.post("new", {"game": "tessella"})[0] == 200
+    assert srv.state()["demo"] is False
+    assert srv.post("lift", {"cell": "b1"})[0] == 200
+
+
+def test_binding_rules():
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+    assert check_bind("127.0.0.1", None) is None
+    assert "--token" in check_bind("0.0.0.0", None)
+    assert check_bind("0.0.0.0", "t") is None
+    assert url_for("127.0.0.1", 8080, None) == "http://127.0.0.1:8080/"
+    assert url_for("0.0.0.0", 80, "t") == "http://127.0.0.1:80/?token=t"
+
+
+def test_cli_refuses_a_network_address_without_a_token(capsys):
+    assert main(["run", "--game", "tessella", "--web", "--host", "0.0.0.0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("sensorboard: --host 0.0.0.0 serves the network")
+    assert "\n" not in err
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_game_has_a_simulated_board(game):
+    session = WebSession(game, default_factory("sim", VirtualClock()), clock=VirtualClock())
+    session.step()
+    full = session.full()
+    assert len(full["cells"]) == len(rules.new_game(game).GEOMETRY.names)
+    layout = simulated_layout(game)
+    assert len(set(layout.cell_sensor.values())) == len(layout.cell_sensor)
