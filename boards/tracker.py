@@ -76,6 +76,9 @@ class Candidate:
     final: dict[str, Hashable]  # cell -> observation once the turn is done
     lift: dict[str, Hashable]  # cell -> observation that must have been seen (piece replaced)
     silent: bool = field(default=False)  # the sensors see no change at all
+    # cell -> observations a stage of the turn shows there, each seen once (a stone placed
+    # and lifted again within the turn)
+    passing: dict[str, frozenset] = field(default_factory=dict)
 
     @property
     def captures(self) -> set[str]:
@@ -153,7 +156,7 @@ class Tracker:
         state.push(move)
         after_phys = state.physical()
         state.pop()
-        before, after, allowed, final, lift = {}, {}, {}, {}, {}
+        before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
         touched = set(after_phys) | {c for c, p in self.before_pieces.items() if p}
         for stage in middle:
             touched |= set(stage)
@@ -171,9 +174,14 @@ class Tracker:
             common = _common_prefix(b, a)
             if common != b and common != a:
                 lift[cell] = observe(common)
+            ends = (self.before[cell], final[cell])
+            shows = frozenset(v for v in map(observe, passes) if v not in ends)
+            if shows:
+                passing[cell] = shows
         silent = all(final[c] == self.before[c] for c in final) and all(
-            lift[c] == self.before[c] for c in lift)
-        return Candidate(move, state.move_str(move), before, after, allowed, final, lift, silent)
+            lift[c] == self.before[c] for c in lift) and not passing
+        return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
+                         silent, passing)
 
     def _in_hand_allowed(self, cell: str) -> frozenset:
         return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
@@ -195,7 +203,9 @@ class Tracker:
         for cell, value in cand.final.items():
             if self.current[cell] != value:
                 return False
-        return all(value in self.seen[cell] for cell, value in cand.lift.items())
+        seen = self.seen
+        return all(value in seen[cell] for cell, value in cand.lift.items()) and all(
+            shows <= seen[cell] for cell, shows in cand.passing.items())
 
     def alive(self) -> list[Candidate]:
         return [c for c in self.candidates if self.consistent(c)]
@@ -309,6 +319,11 @@ class Tracker:
                 return self._ask(pending, t)
             return []
         complete = [c for c in alive if self.complete(c)]
+        if len(complete) > 1:
+            # A cell lifted and put down again is a piece replaced (an enemy rank stone
+            # reaped), not a piece put back: prefer the turns that account for it.
+            touched = self._touched()
+            complete = [c for c in complete if touched <= c.final.keys()] or complete
         if complete and not self._continuations(alive, complete):
             if len(complete) == 1:
                 return self._commit(complete[0], t)
@@ -323,11 +338,12 @@ class Tracker:
         piece to have been put back (the player lifted the enemy, then the shooter,
         then put a piece on the enemy's cell) is not a continuation.
         """
-        touched = [c for c, seen in self.seen.items() if len(seen) > 1]
-        return any(
-            all(cell in cand.final for cell in touched)
-            for cand in alive if cand not in complete
-        )
+        touched = self._touched()
+        return any(touched <= cand.final.keys() for cand in alive if cand not in complete)
+
+    def _touched(self) -> set[str]:
+        """Cells that have shown something other than their start this turn."""
+        return {c for c, seen in self.seen.items() if len(seen) > 1}
 
     def _ask(self, options: list[Candidate], t: float) -> list[Event]:
         self.pending = options

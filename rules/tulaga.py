@@ -425,6 +425,19 @@ class TulagaState(GameState):
     def physical(self) -> dict[str, tuple[str, ...]]:
         return {POINTS[i]: (PIECES[v - 1],) for i, v in enumerate(self._board) if v}
 
+    def stages(self, move: Move) -> list[dict[str, tuple[str, ...]]]:
+        """The positions a claimed turn passes through on the board, before its end:
+        the simple stone placed (U-3), then the Tulaga's stones back in the pile and the
+        rank stone down (U-6); the reap (U-7) ends the turn. A placement alone has none."""
+        if not move.stones:
+            return []
+        player = self.to_move
+        placed = self.physical()
+        placed[move.point] = (player,)
+        claimed = {c: p for c, p in placed.items() if c not in move.stones}
+        claimed[move.rank] = (f"{player}-rank",)
+        return [placed, claimed] if move.reap else [placed]
+
 
 def _check_rank_stones(rank_stones: object) -> int:
     if type(rank_stones) is not int or rank_stones not in RANK_OPTIONS:

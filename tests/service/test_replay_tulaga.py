@@ -1,0 +1,105 @@
+"""Tulaga through the whole pipeline: long turns of many lifts and places."""
+
+import random
+
+import pytest
+
+import rules
+from boards.choreography import game_events, turn_ops
+
+from .helpers import ev, moves, run
+
+
+def claim_game(seed, plies=40):
+    """A seeded game that claims (and reaps) whenever it can."""
+    rng = random.Random(seed)
+    state = rules.new_game("tulaga")
+    line = []
+    while state.outcome() is None and len(line) < plies:
+        legal = state.legal_moves()
+        claims = [m for m in legal if m.stones]
+        reaps = [m for m in claims if m.reap]
+        pool = reaps if reaps and rng.random() < 0.6 else claims or legal
+        move = rng.choice(pool)
+        line.append(move)
+        state.push(move)
+    return line, state
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_games_with_claims_and_reaps_are_tracked_exactly(seed):
+    line, state = claim_game(seed)
+    assert any(m.stones for m in line)
+    events = game_events(rules.new_game("tulaga"), line, random.Random(seed), step=0.25)
+    out, final = run("tulaga", events, seed=seed)
+    assert moves(out) == [str(m) for m in line]
+    assert not [x for x in out if x["type"] == "error"]
+    assert final["position"] == {c: list(p) for c, p in sorted(state.physical().items())}
+    assert final["to_move"] == state.to_move
+
+
+def test_uniform_random_games_are_tracked_exactly():
+    rng = random.Random(5)
+    state = rules.new_game("tulaga")
+    line = []
+    while state.outcome() is None and len(line) < 60:
+        move = rng.choice(state.legal_moves())
+        line.append(move)
+        state.push(move)
+    events = game_events(rules.new_game("tulaga"), line, rng, step=0.2)
+    out, final = run("tulaga", events)
+    assert moves(out) == [str(m) for m in line]
+
+
+def first_tulaga():
+    """A line ending with black's placement that makes a row Tulaga."""
+    state = rules.new_game("tulaga")
+    line = ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"]
+    for m in line:
+        state.push_str(m)
+    return state, line
+
+
+def test_declined_tulaga_committed_when_the_opponent_places():
+    state, line = first_tulaga()
+    assert any(m.stones for m in state.legal_moves() if m.point == "e1")
+    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
+                         random.Random(0), step=0.3)
+    t = events[-1]["t"] + 1
+    events += [ev(t, "place", "e1"), ev(t + 2.0, "place", "e9")]
+    out, final = run("tulaga", events)
+    assert moves(out) == line + ["e1", "e9"]
+    decline = [x for x in out if x["type"] == "move"][-2]
+    assert t + 2.0 < decline["t"] < t + 2.1  # held until the opponent's stone came down
+    assert final["to_move"] == "black"
+
+
+def test_claimed_tulaga_with_rank_stone_and_reap():
+    state, line = first_tulaga()
+    claim = state.parse_move("e1*a1b1c1d1e1@c1")
+    assert state.is_legal(claim)
+    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
+                         random.Random(0), step=0.3)
+    t = events[-1]["t"] + 1
+    for op, cell in turn_ops(state, claim, random.Random(2)):
+        events.append(ev(round(t, 3), op, cell))
+        t += 0.3
+    out, final = run("tulaga", events)
+    assert moves(out) == line + [str(claim)]
+    assert final["position"]["c1"] == ["black-rank"]
+    assert "a1" not in final["position"] and "e1" not in final["position"]
+
+
+def test_reap_lifting_an_own_stone_is_an_error_and_nothing_is_committed():
+    state, line = first_tulaga()
+    state.push_str("e1*a1b1c1d1e1@c1")
+    state.push_str("c5")  # white; c-file north of the rank stone now holds an enemy stone
+    before = len(state.move_stack)
+    events = game_events(rules.new_game("tulaga"), list(state.move_stack), random.Random(0),
+                         step=0.3)
+    t = events[-1]["t"] + 1
+    events += [ev(t, "lift", "a9")]  # white's own stone lifted on black's turn
+    out, final = run("tulaga", events)
+    errors = [x for x in out if x["type"] == "error"]
+    assert errors and errors[0]["cells"] == {"a9": "white"}
+    assert len(moves(out)) == before
