@@ -176,18 +176,27 @@ def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
     return cuts
 
 
+_ALL = (1 << _N) - 1
+_FILE_A = sum(1 << (SIZE * r) for r in range(SIZE))
+_NOT_A, _NOT_L = _ALL & ~_FILE_A, _ALL & ~(_FILE_A << (SIZE - 1))
+_BOTH_BASES = (1 << _A1) | (1 << _L12)
+
+
 def _reaches_bases(board: list[int], side: int, start: int) -> bool:
-    """Breadth-first search: can ``side``'s pawn on ``start`` reach both bases?"""
+    """Can ``side``'s pawn on ``start`` reach both bases? A flood fill on bit masks."""
     enemy = 3 - side
-    seen = [False] * _N
-    seen[start] = True
-    todo = [start]
-    for v in todo:
-        for w in _ADJ[v]:
-            if not seen[w] and board[w] != enemy:
-                seen[w] = True
-                todo.append(w)
-    return seen[_A1] and seen[_L12]
+    passable = _ALL
+    for i, v in enumerate(board):
+        if v == enemy:
+            passable ^= 1 << i
+    reach = 1 << start
+    while reach & _BOTH_BASES != _BOTH_BASES:
+        grown = (reach | ((reach << 1) & _NOT_A) | ((reach >> 1) & _NOT_L)
+                 | (reach << SIZE) | (reach >> SIZE)) & passable
+        if grown == reach:
+            return False
+        reach = grown
+    return True
 
 
 class TebloState(GameState):
@@ -209,8 +218,10 @@ class TebloState(GameState):
         self._hand = [0, *hands]
         self._turn = turn
         self._stack: list[Move] = []
+        # Caches for the current position, dropped by push/pop.
         self._legal: list[Move] | None = None
         self._cuts: set[int] | None = None
+        self._text: str | None = None
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -311,8 +322,7 @@ class TebloState(GameState):
             self._hand[me] -= 1
         self._turn = 3 - me
         self._stack.append(move)
-        self._legal = None
-        self._cuts = None
+        self._legal = self._cuts = self._text = None
 
     def pop(self) -> Move:
         move = self._stack.pop()
@@ -322,15 +332,15 @@ class TebloState(GameState):
         else:
             self._board[_INDEX[move.to]] = 0
             self._hand[me] += 1
-        self._legal = None
-        self._cuts = None
+        self._legal = self._cuts = self._text = None
         return move
 
     def clone(self) -> TebloState:
         other = TebloState(list(self._board), (self._pawn[1], self._pawn[2]),
                            (self._hand[1], self._hand[2]), self._turn)
         other._stack = list(self._stack)
-        other._legal, other._cuts = self._legal, self._cuts  # never mutated, only replaced
+        # Caches are never mutated, only replaced, so sharing them is safe.
+        other._legal, other._cuts, other._text = self._legal, self._cuts, self._text
         return other
 
     def move_str(self, move: Move) -> str:
@@ -356,11 +366,17 @@ class TebloState(GameState):
     # -- text and pieces -------------------------------------------------------------------
 
     def position_str(self) -> str:
-        parts = []
-        for side, player in enumerate(PLAYERS, start=1):
-            blocks = ",".join(CELLS[i] for i, v in enumerate(self._board) if v == side)
-            parts.append(f"{player}:{CELLS[self._pawn[side]]}:{self._hand[side]}:{blocks}")
-        return " ".join(parts) + f" {self.to_move}"
+        if self._text is None:
+            blocks: tuple[list[str], list[str], list[str]] = ([], [], [])
+            for i, v in enumerate(self._board):
+                if v:
+                    blocks[v].append(CELLS[i])
+            pawn, hand = self._pawn, self._hand
+            self._text = (
+                f"yellow:{CELLS[pawn[1]]}:{hand[1]}:{','.join(blocks[1])} "
+                f"red:{CELLS[pawn[2]]}:{hand[2]}:{','.join(blocks[2])} {self.to_move}"
+            )
+        return self._text
 
     def physical(self) -> dict[str, tuple[str, ...]]:
         out = {CELLS[i]: (PIECES[v + 1],) for i, v in enumerate(self._board) if v}
@@ -438,7 +454,18 @@ def from_position(text: str) -> TebloState:
     if won and won == state._turn:
         raise PositionError(f"{PLAYERS[won - 1]} has already won and cannot be to move")
     for side, player in enumerate(PLAYERS, start=1):
-        if not _reaches_bases(board, side, pawns[side]):
+        if won:
+            ok = _reaches_bases(board, side, pawns[side])
+        elif side != state._turn and hands[state._turn]:
+            # The cut-square search legal_moves() needs anyway checks B-4 for this pawn.
+            try:
+                state._cut_set()
+                ok = True
+            except ValueError:
+                ok = False
+        else:
+            ok = _reaches_bases(board, side, pawns[side])
+        if not ok:
             raise PositionError(
                 f"{player} pawn on {CELLS[pawns[side]]} cannot reach both bases a1 and l12 "
                 "(B-4)"
