@@ -144,12 +144,14 @@ class Tracker:
     def candidates(self) -> list[Candidate]:
         """Every legal turn of the position with its physical effect (computed once a turn)."""
         if self._candidates is None:
+            before = frozenset(self.state.physical().items())
             self._candidates = [] if self.state.outcome() else [
-                self._candidate(m) for m in self.state.legal_moves()
+                self._candidate(m, before) for m in self.state.legal_moves()
             ]
         return self._candidates
 
-    def _candidate(self, move: Hashable) -> Candidate:
+    def _candidate(self, move: Hashable, start: frozenset) -> Candidate:
+        """``start``: the items of ``physical()`` at the start of the turn."""
         state, observe = self.state, self.observe
         # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
         middle = state.stages(move) if hasattr(state, "stages") else []
@@ -157,10 +159,10 @@ class Tracker:
         after_phys = state.physical()
         state.pop()
         before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
-        touched = set(after_phys) | {c for c, p in self.before_pieces.items() if p}
+        changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
         for stage in middle:
-            touched |= set(stage)
-        for cell in touched:
+            changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
+        for cell in changed:
             b, a = self.before_pieces[cell], after_phys.get(cell, ())
             passes = [stage.get(cell, ()) for stage in middle]
             if a == b and all(p == b for p in passes):
