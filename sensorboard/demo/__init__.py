@@ -26,8 +26,10 @@ def build(game: str, seed: int = 7, max_plies: int = 60, step: float = 0.7,
     slip_done = False
     while state.outcome() is None and len(state.move_stack) < max_plies:
         moves = state.legal_moves()
-        captures = [m for m in moves if getattr(m, "capture", False)]
-        move = rng.choice(captures if captures and rng.random() < 0.7 else moves)
+        # Show the long turns (captures, claims and reaps) more often than chance would.
+        size = {m: len(turn_ops(state, m, random.Random(0))) for m in moves}
+        longest = [m for m in moves if size[m] == max(size.values())]
+        move = rng.choice(longest if rng.random() < 0.7 else moves)
         ops = turn_ops(state, move, rng)
         empty = [c for c in state.GEOMETRY.names if c not in state.physical()
                  and all(cell != c for _, cell in ops)]
