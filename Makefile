@@ -22,7 +22,7 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed system-deps
 	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench

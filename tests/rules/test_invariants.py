@@ -10,7 +10,7 @@ import pytest
 import rules
 
 # Seeded random games per game; Tessella's count is the foundation issue's.
-GAMES_PER_RUN = {"tessella": 1000}
+GAMES_PER_RUN = {"tessella": 1000, "teblo": 60}
 DEFAULT_GAMES = 200
 MAX_PLIES = 400
 
