@@ -23,6 +23,10 @@ A layout is a TOML file (``boards/layouts/<name>.toml``)::
     [cells]
     a1 = { sensor = [0, 0], led = 0 }
 
+An ``analog`` layout (linear Hall sensors) also gives ``[thresholds]`` (class name = the
+lowest reading of that class; the lowest class, from 0.0, is an empty cell) and
+``[magnets]`` (each piece's field at its sensor; a stack reads the sum).
+
 Loading checks everything and raises :class:`LayoutError` naming the file, the key
 and the fault.
 """
@@ -58,7 +62,8 @@ class Layout:
     cell_sensor: dict[str, tuple[int, int]]
     cell_led: dict[str, int]
     buttons: dict[str, int] = field(default_factory=dict)
-    thresholds: dict[str, float] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=dict)  # analog: class -> lowest reading
+    magnets: dict[str, float] = field(default_factory=dict)  # analog: piece -> field strength
 
     @property
     def sensor_cell(self) -> dict[tuple[int, int], str]:
@@ -150,13 +155,31 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
         if pin in used:
             raise fail(f"buttons.{name}", f"GPIO {pin} is already a matrix pin")
 
-    thresholds = data.get("thresholds", {})
-    if sensor == "analog" and not thresholds:
-        raise fail("thresholds", "an analog layout needs classification thresholds")
-    if not isinstance(thresholds, dict) or not all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in thresholds.values()
-    ):
-        raise fail("thresholds", "must be a table of name = number")
+    def numbers(key: str) -> dict[str, float]:
+        table = data.get(key, {})
+        if not isinstance(table, dict):
+            raise fail(key, "must be a table of name = number")
+        for name, v in table.items():
+            if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+                raise fail(f"{key}.{name}", f"must be a number >= 0, got {v!r}")
+        return {k: float(v) for k, v in table.items()}
+
+    thresholds, magnets = numbers("thresholds"), numbers("magnets")
+    if sensor == "analog":
+        if len(thresholds) < 2:
+            raise fail("thresholds", "an analog layout needs at least two classes, "
+                       "e.g. empty = 0.0 and piece = 0.5")
+        if min(thresholds.values()) > 0:
+            raise fail("thresholds", "the lowest class must start at 0.0 (an empty cell)")
+        pieces = rules.GAMES[game].PIECES
+        missing = [p for p in pieces if p not in magnets]
+        if missing:
+            raise fail("magnets", f"an analog layout needs the magnet of every piece; "
+                       f"missing: {', '.join(missing)}")
+        unknown = [p for p in magnets if p not in pieces]
+        if unknown:
+            raise fail(f"magnets.{unknown[0]}", f"not a piece of {game}; pieces: "
+                       f"{', '.join(pieces)}")
 
     game_cells = rules.GAMES[game].GEOMETRY.names
     cells = get(data, "cells", dict, "cells")
@@ -197,5 +220,5 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
         path=path, game=game, name=str(data.get("name", game)), sensor=sensor, diodes=diodes,
         rows=rows, cols=cols, row_pins=pins["row_pins"], col_pins=pins["col_pins"],
         led_count=led_count, led_pin=led_pin, cell_sensor=cell_sensor, cell_led=cell_led,
-        buttons=dict(buttons), thresholds=dict(thresholds),
+        buttons=dict(buttons), thresholds=thresholds, magnets=magnets,
     )

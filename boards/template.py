@@ -18,7 +18,8 @@ SHARED_PINS = (2, 3, 14, 15)
 
 
 def template(game: str, name: str | None = None, sensor: str = "binary",
-             thresholds: dict[str, float] | None = None) -> str:
+             thresholds: dict[str, float] | None = None,
+             magnets: dict[str, float] | None = None) -> str:
     name = name or f"{game.capitalize()} reference board"
     geometry = rules.game_module(game).GEOMETRY
     cells = geometry.cells
@@ -61,7 +62,11 @@ def template(game: str, name: str | None = None, sensor: str = "binary",
         "",
     ]
     if thresholds:
-        lines += ["[thresholds]", *(f"{k} = {v}" for k, v in thresholds.items()), ""]
+        lines += ["[thresholds]  # class = the lowest reading of that class",
+                  *(f'"{k}" = {v}' for k, v in thresholds.items()), ""]
+    if magnets:
+        lines += ["[magnets]  # each piece's field at its sensor; a stack reads the sum",
+                  *(f'"{k}" = {v}' for k, v in magnets.items()), ""]
     lines.append("[cells]")
     for i, c in enumerate(cells):
         lines.append(f"{c.name} = {{ sensor = [{i // cols}, {i % cols}], led = {led[c.name]} }}")

@@ -376,6 +376,10 @@ class Tracker:
 
     # --- what the LEDs and views need ---------------------------------------------------
 
+    def occupied(self, cell: str) -> bool:
+        """Whether the sensor of ``cell`` shows anything there now."""
+        return self.current[cell] != self.observe(())
+
     def lifted(self) -> list[str]:
         """Cells whose pieces (some of them) are in hand."""
         return sorted(c for c in self.differing if self.current[c] in self._in_hand_allowed(c))

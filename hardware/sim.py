@@ -70,6 +70,7 @@ class SimBoard:
         self.bounce = bounce
         self._rng = random.Random(seed)
         self._count: dict[Address, int] = {}
+        self._fields: dict[Address, list[float]] = {}
         self._closed: set[Address] = set()  # settled state of every contact (stuck ones excluded)
         # contact -> (new state, instants after the change at which it toggles)
         self._bouncing: dict[Address, tuple[bool, tuple[float, ...]]] = {}
@@ -80,11 +81,12 @@ class SimBoard:
         self._cache_until = -1.0  # empty validity interval: nothing cached yet
 
     # -- magnets -------------------------------------------------------------------------
-    def place(self, addr: Address) -> None:
-        """Put a magnet on `addr` now."""
+    def place(self, addr: Address, strength: float = 1.0) -> None:
+        """Put a magnet on `addr` now; `strength` is its field at an analog Hall sensor."""
         addr = self._check(addr)
         n = self._count.get(addr, 0)
         self._count[addr] = n + 1
+        self._fields.setdefault(addr, []).append(strength)
         if n == 0:
             self._change(addr, True)
 
@@ -94,11 +96,17 @@ class SimBoard:
         n = self._count.get(addr, 0)
         if n == 0:
             raise ValueError(f"no magnet to lift at {addr}")
+        self._fields[addr].pop()
         if n == 1:
             del self._count[addr]
+            del self._fields[addr]
             self._change(addr, False)
         else:
             self._count[addr] = n - 1
+
+    def fields(self) -> dict[Address, float]:
+        """The magnetic field at every address holding magnets (the top one lifts first)."""
+        return {addr: sum(f) for addr, f in self._fields.items()}
 
     def magnets(self) -> frozenset[Address]:
         """The addresses holding at least one magnet."""

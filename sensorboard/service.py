@@ -11,7 +11,9 @@ from collections.abc import Callable
 import rules
 from boards import hints
 from boards.layout import Layout
+from boards.sensing import classify, observer
 from boards.tracker import Committed, Error, Event, Prompt, Rejected, Tracker
+from hardware.analog import ValueDebouncer
 from hardware.base import Clock, LedStrip, SensorMatrix
 from hardware.debounce import Debouncer
 from hardware.leds import MemoryStrip
@@ -66,10 +68,15 @@ class BoardService:
         self.backend = backend
         self.listeners = list(listeners or [])
         self.sim = None
+        self.observe = observer(layout)
+        self.analog = layout.sensor == "analog"
         self.scanner: SensorMatrix = self._scanner(backend, state, bounce, seed)
         self.strip: LedStrip = strip or MemoryStrip(layout.led_count)
-        self.debouncer = Debouncer(DEBOUNCE)
-        self.tracker = Tracker(state, error_delay=error_delay)
+        if self.analog:
+            self.debouncer = ValueDebouncer(DEBOUNCE, rest=self.observe(()))
+        else:
+            self.debouncer = Debouncer(DEBOUNCE)
+        self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
         self.addr_cell = layout.sensor_cell
         self.frame: dict[str, str] = {}
         self._boot()
@@ -82,11 +89,20 @@ class BoardService:
             self.sim = SimBoard(layout.rows, layout.cols, clock=self.clock,
                                 diodes=layout.diodes, bounce=bounce, seed=seed)
             self.sim.bounce = 0.0  # the set-up position is on the board before time starts
-            for cell, pieces in state.physical().items():
-                for _ in pieces:
-                    self.sim.place(layout.cell_sensor[cell])
+            self._stacks = {cell: list(p) for cell, p in state.physical().items()}
+            self._hand: list[str] = []
+            for cell, pieces in self._stacks.items():
+                for piece in pieces:
+                    self.sim.place(layout.cell_sensor[cell], self._strength(piece))
             self.sim.bounce = bounce
+            if self.analog:
+                from hardware.analog import SimHallMatrix
+
+                return SimHallMatrix(self.sim, seed=seed)
             return sim_scanner(self.sim, layout.row_pins, layout.col_pins)
+        if backend == "gpio" and self.analog:
+            raise ServiceError(f"{layout.path}: analog Hall sensors need an ADC; on a Pi they "
+                               "come through the serial backend (to come); use --backend sim")
         if backend == "gpio":
             from hardware.matrix import GpioMatrixScanner
 
@@ -104,29 +120,38 @@ class BoardService:
         """Read the board until it is stable and take that as what the sensors show now."""
         start = now = self.clock.now()
         for _ in range(1000):
-            self.debouncer.update(self.scanner.read(), now)
+            self.debouncer.update(self._read(), now)
             if self.debouncer.settled() and now - start >= DEBOUNCE:
                 break
             now += SCAN_PERIOD
         seen = self.debouncer.state()
+        rest = self.observe(())
         for addr, cell in self.addr_cell.items():
-            closed = addr in seen
-            if self.tracker.current[cell] != closed:
-                self._emit(self.tracker.change(cell, closed, self.clock.now()))
+            value = seen.get(addr, rest) if self.analog else addr in seen
+            if self.tracker.current[cell] != value:
+                self._emit(self.tracker.change(cell, value, self.clock.now()))
         self._show(self.clock.now())
+
+    def _read(self):
+        """One scan: closed addresses (binary) or each address's class (analog)."""
+        if not self.analog:
+            return self.scanner.read()
+        thresholds = self.layout.thresholds
+        cells = self.addr_cell
+        return {a: classify(v, thresholds) for a, v in self.scanner.read().items() if a in cells}
 
     # --- one scan ---------------------------------------------------------------------
 
     def step(self) -> list[dict]:
         now = self.clock.now()
         out: list[dict] = []
-        for change in self.debouncer.update(self.scanner.read(), now):
+        for change in self.debouncer.update(self._read(), now):
             cell = self.addr_cell.get(change.addr)
             if cell is None:
                 continue  # an address with no cell (or a ghost on a diode-less matrix)
-            self.record({"type": change.closed and "place" or "lift", "t": round(now, 3),
-                         "cell": cell})
-            out += self._emit(self.tracker.change(cell, change.closed, now))
+            value = change[1]
+            self.record({"type": "sensor", "t": round(now, 3), "cell": cell, "shows": value})
+            out += self._emit(self.tracker.change(cell, value, now))
         out += self._emit(self.tracker.tick(now))
         self._show(now)
         return out
@@ -143,13 +168,28 @@ class BoardService:
     # --- the simulated magnets ----------------------------------------------------------
 
     def sim_lift(self, cell: str) -> None:
-        self._sim().lift(self.layout.cell_sensor[cell])
+        """Take the top piece off ``cell`` into the player's hand."""
+        sim = self._sim()
+        if not self._stacks.get(cell):
+            raise ValueError(f"lift {cell}: there is no piece on {cell}")
+        sim.lift(self.layout.cell_sensor[cell])
+        self._hand.append(self._stacks[cell].pop())
 
     def sim_place(self, cell: str) -> None:
-        self._sim().place(self.layout.cell_sensor[cell])
+        """Put down the piece lifted last, or else a new piece from the mover's stock."""
+        sim = self._sim()
+        state = self.tracker.state
+        piece = self._hand.pop() if self._hand else (
+            state.stock_piece() if hasattr(state, "stock_piece") else state.to_move)
+        sim.place(self.layout.cell_sensor[cell], self._strength(piece))
+        self._stacks.setdefault(cell, []).append(piece)
 
     def sim_pieces(self, cell: str) -> int:
-        return self._sim()._count.get(self.layout.cell_sensor[cell], 0)
+        self._sim()
+        return len(self._stacks.get(cell, ()))
+
+    def _strength(self, piece: str) -> float:
+        return self.layout.magnets.get(piece, 1.0)
 
     def _sim(self):
         if self.sim is None:

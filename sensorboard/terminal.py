@@ -40,7 +40,7 @@ def render(service: BoardService, color: bool = True) -> str:
             if name is None:
                 row.append("   ")
                 continue
-            present = bool(tracker.current[name])
+            present = tracker.occupied(name)
             text = f" {symbol(tracker.before_pieces[name], present):<2}"
             role = service.frame.get(name)
             if color and role:

@@ -129,3 +129,30 @@ def test_cli_reports_broken_layout_in_one_line_with_exit_2(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "cells.zz9" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def analog(tmp_path, edit=lambda t: t):
+    path = tmp_path / "hall.toml"
+    path.write_text(edit(SHIPPED["teblo-hall"].read_text()))
+    return path
+
+
+def test_analog_layout_gives_thresholds_and_magnets():
+    layout = load_layout(SHIPPED["teblo-hall"])
+    assert layout.sensor == "analog"
+    assert set(layout.magnets) == set(rules.GAMES["teblo"].PIECES)
+    assert layout.thresholds["empty"] == 0.0
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: re.sub(r'^"red-block" = .*\n', "", t, flags=re.M),
+     r"magnets: an analog layout needs the magnet of every piece; missing: red-block"),
+    (lambda t: t.replace('"block" = 0.5', '"block" = -1'), r"thresholds\.block: must be a number"),
+    (lambda t: t.replace('"empty" = 0.0', '"empty" = 0.2'), r"thresholds: the lowest class"),
+    (lambda t: t.replace('"yellow" = 2.5', '"blue" = 2.5'), r"magnets"),
+])
+def test_broken_analog_layout_names_the_key(tmp_path, edit, message):
+    path = analog(tmp_path, edit)
+    with pytest.raises(LayoutError) as err:
+        load_layout(path)
+    assert re.search(message, str(err.value)), str(err.value)
