@@ -347,10 +347,12 @@ class TebloState(GameState):
         return str(move)
 
     def parse_move(self, text: str) -> Move:
+        if not isinstance(text, str):
+            raise MoveSyntaxError(f"not a Teblo move: {text!r} (expected a string)")
         move = _BY_TEXT.get(text)
         if move is not None:
             return move
-        norm = text.strip().lower() if isinstance(text, str) else ""
+        norm = text.strip().lower()
         move = _BY_TEXT.get(norm)
         if move is not None:
             return move

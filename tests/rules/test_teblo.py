@@ -452,3 +452,14 @@ def test_position_text_round_trip_mid_game():
     again = rules.from_position("teblo", state.position_str())
     assert again == state and again.legal_moves() == state.legal_moves()
     assert again.cutting_placements() == state.cutting_placements()
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(teblo).failed == 0
+
+
+def test_parse_move_rejects_non_text():
+    with pytest.raises(rules.MoveSyntaxError):
+        teblo.new_game().parse_move(None)
