@@ -20,6 +20,7 @@ PALETTE: dict[str, RGB] = {
     "last": (0, 0, 70),          # the move just committed
     "choice": (120, 100, 0),     # a prompt: one of the candidate cells (blinks)
     "winner": (120, 0, 120),     # the game is over: the winner's pieces
+    "cut": (90, 0, 60),          # on request: a placement here would cut a path (Teblo B-4)
 }
 OFF: RGB = (0, 0, 0)
 LAST_MOVE_SECONDS = 2.0
@@ -41,6 +42,9 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
             return {}
         return {cell: "winner" for cell, pieces in tracker.state.physical().items()
                 if any(p.startswith(outcome.winner) for p in pieces)}
+    cutting = getattr(tracker.state, "cutting_placements", None)
+    if cutting is not None and now < tracker.hint_until and not tracker.differing:
+        return {cell: "cut" for cell in cutting()}
     if tracker.differing:
         frame = {cell: "lifted" for cell in tracker.lifted()}
         frame.update(tracker.targets())

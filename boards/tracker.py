@@ -32,6 +32,8 @@ from typing import NamedTuple
 import rules
 
 Observe = Callable[[tuple[str, ...]], Hashable]
+BUTTONS = ("clock", "hint")
+HINT_SECONDS = 4.0
 
 
 def presence(pieces: tuple[str, ...]) -> bool:
@@ -123,6 +125,7 @@ class Tracker:
         self.error: Error | None = None
         self.last_change = 0.0
         self.last_commit: tuple[Candidate, float] | None = None
+        self.hint_until = float("-inf")
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -255,9 +258,14 @@ class Tracker:
         return self._evaluate(t)
 
     def press(self, button: str, t: float) -> list[Event]:
-        """A button press: ``clock`` ends the turn (or offers the silent turns)."""
+        """A button press: ``clock`` ends the turn (or offers the silent turns); ``hint``
+        shows for a while where a placement would be illegal because it cuts a path
+        (games that have such a rule)."""
+        if button == "hint":
+            self.hint_until = t + HINT_SECONDS
+            return []
         if button != "clock":
-            return [Rejected(t, f"unknown button {button!r}; buttons: clock")]
+            return [Rejected(t, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")]
         if self.prompt:
             return []
         if len(self.pending) == 1:
