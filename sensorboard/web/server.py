@@ -26,6 +26,7 @@ import hmac
 import ipaddress
 import json
 import math
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,6 +170,7 @@ class WebSession:
         self.board = factory(game, layout) if layout is not None else factory(game)
         self.clients: set[_Client] = set()
         self._last: dict | None = None
+        self.seq = 0
         self._geometry: dict = {}
         self.script: list[tuple[float, dict]] = []
         if demo:
@@ -221,18 +223,24 @@ class WebSession:
 
     def full(self, snap: dict | None = None) -> dict:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
-        return {**(snap or self.snapshot()), "geometry": self.geometry(),
+        return {**(snap or self.publish()), "geometry": self.geometry(),
                 "legend": legend_json()}
 
     def publish(self) -> dict:
+        """The snapshot, numbered; pushed to every page when it differs from the last one.
+
+        The page draws a snapshot only if its ``seq`` is not older than the one it shows,
+        so an action's answer that arrives after a newer push cannot undo it.
+        """
         snap = self.snapshot()
         if snap != self._last:
             self._last = snap
+            self.seq += 1
             if self.clients:
-                text = json.dumps(self.full(snap))
+                text = json.dumps(self.full({**snap, "seq": self.seq}))
                 for client in list(self.clients):
                     client.offer(text)
-        return snap
+        return {**snap, "seq": self.seq}
 
     # --- actions -------------------------------------------------------------------------
 
@@ -451,6 +459,11 @@ async def serve(session: WebSession, host: str, port: int,
         site = web.TCPSite(runner, host, port)
         await site.start()
         started(url_for(host, port, session.token))
-        await asyncio.Event().wait()
+        stop = asyncio.Event()
+        try:  # a service manager's SIGTERM ends the session as cleanly as Ctrl-C
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread
+            pass
+        await stop.wait()
     finally:
         await runner.cleanup()

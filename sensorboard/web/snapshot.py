@@ -68,8 +68,8 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
 # What each LED role means, for the legend (the role name is the colour's text alternative).
 ROLE_TEXT = {
     "lifted": "a piece in hand came from here",
-    "move": "move target: a lifted piece may go here",
-    "capture": "capture: a piece here may be taken",
+    "move": "a lifted piece may go here",
+    "capture": "a piece here may be taken",
     "lift": "a piece here may still leave this turn",
     "wrong": "error: this cell should be empty",
     "missing": "error: a piece belongs here",

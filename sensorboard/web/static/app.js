@@ -138,6 +138,11 @@ function buildBoard(snap) {
     }, svg);
     const title = el("title", {}, g);
     const shape = shapeFor(c, geometry, byName, g);
+    if (c.shape !== "point" && c.size >= 1) {
+      const t = el("text", { y: 0.44 * U * c.size, class: "cell-name",
+        "aria-hidden": "true" }, g);
+      t.textContent = c.name;
+    }
     const pieces = el("g", { class: "pieces", "aria-hidden": "true" }, g);
     g.addEventListener("click", (ev) => cellAction(c.name, ev.shiftKey));
     g.addEventListener("keydown", (ev) => {
@@ -211,6 +216,7 @@ function render(snap) {
     if (!snap.geometry) return; // an action's answer for an older board; the push follows
     buildBoard(snap);
   }
+  if (view && view.board === snap.board && snap.seq < view.seq) return; // older news
   view = snap;
   for (const [name, info] of Object.entries(snap.cells)) updateCell(name, info);
 
