@@ -18,7 +18,7 @@ system-deps:
 	bash .ci/system-deps
 
 run: $(VENV)/.installed
-	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo
+	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo --web
 
 test: $(VENV)/.installed system-deps
 	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
