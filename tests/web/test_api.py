@@ -181,3 +181,24 @@ def test_every_game_has_a_simulated_board(game):
     assert len(full["cells"]) == len(rules.new_game(game).GEOMETRY.names)
     layout = simulated_layout(game)
     assert len(set(layout.cell_sensor.values())) == len(layout.cell_sensor)
+
+
+def test_websocket_pushes_the_state_when_it_changes(server):
+    import asyncio
+    import json
+
+    import aiohttp
+
+    async def watch():
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"{server.url}ws") as ws:
+            first = json.loads((await ws.receive()).data)
+            assert first["cells"]["b1"]["present"] and "geometry" in first
+            await asyncio.to_thread(server.post, "lift", {"cell": "b1"})
+            while True:
+                snap = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                assert snap["seq"] > first["seq"]
+                if not snap["cells"]["b1"]["present"]:
+                    return snap
+
+    snap = asyncio.run(watch())
+    assert snap["cells"]["b1"]["in_hand"] == ["clear"] and snap["cells"]["a1"]["role"] == "move"
