@@ -34,6 +34,7 @@ from aiohttp import WSMsgType, web
 from yarl import URL
 
 import rules
+from boards import tracker as tracker_module
 from boards.layout import Layout, LayoutError, layout_for_game
 from hardware.base import Clock
 from hardware.clock import RealClock
@@ -44,7 +45,7 @@ STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
 PUBLISH_EVERY = 5  # scans between change checks: 10 ms, well inside the 100 ms promise
 MAX_MAGNETS = 8  # per cell, on the simulated board
-BUTTONS = ("clock",)
+BUTTONS: tuple[str, ...] = getattr(tracker_module, "BUTTONS", ("clock",))  # the board's buttons
 
 
 class ActionError(Exception):

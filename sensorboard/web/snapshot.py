@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import rules
 from boards import hints
+from boards import tracker as tracker_module
 from sensorboard.service import BoardService, outcome_json, result_text
 
 
@@ -62,6 +63,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "demo": demo,
         "token_required": token_required,
         "games": sorted(rules.GAMES),
+        "buttons": list(getattr(tracker_module, "BUTTONS", ("clock",))),
     }
 
 
@@ -76,6 +78,7 @@ ROLE_TEXT = {
     "last": "the move just made",
     "choice": "question: one of the candidate cells",
     "winner": "the winner's pieces",
+    "cut": "a placement here would cut a path",
 }
 
 

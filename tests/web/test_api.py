@@ -202,3 +202,14 @@ def test_websocket_pushes_the_state_when_it_changes(server):
 
     snap = asyncio.run(watch())
     assert snap["cells"]["b1"]["in_hand"] == ["clear"] and snap["cells"]["a1"]["role"] == "move"
+
+
+def test_every_board_button_can_be_pressed(server):
+    from sensorboard.web.server import BUTTONS
+
+    state = server.state()
+    assert state["buttons"] == list(BUTTONS) and "clock" in BUTTONS
+    for button in BUTTONS:
+        status, answer = server.post("press", {"button": button})
+        assert status == 200, answer
+    assert server.state()["moves"] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -181,7 +182,10 @@ def test_every_game_renders_from_its_geometry(server, page, artifacts):
 
 
 def test_readme_screenshot(server, page, artifacts):
-    """docs/screenshot.png in the README: a turn in progress, its targets lit."""
+    """docs/screenshot.png in the README: a turn in progress, its targets lit.
+
+    Refresh it with ``UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/web -k readme``.
+    """
     open_board(page, server.url)
     play(page, "b1-b2")
     play(page, "a3-ab23")
@@ -189,7 +193,9 @@ def test_readme_screenshot(server, page, artifacts):
     expect(cell(page, "a2")).to_have_attribute("data-role", "capture")
     page.locator("#connection").evaluate("n => n.textContent = ''")
     page.screenshot(path=str(artifacts / "readme.png"))
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    data = (artifacts / "readme.png").read_bytes()
-    if not SCREENSHOT.exists() or SCREENSHOT.read_bytes() != data:
-        SCREENSHOT.write_bytes(data)
+    # Chromium's anti-aliasing differs by a few pixels from run to run: the committed
+    # picture is replaced only when asked (UPDATE_SCREENSHOT=1) or when it is missing.
+    if os.environ.get("UPDATE_SCREENSHOT") == "1" or not SCREENSHOT.exists():
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        SCREENSHOT.write_bytes((artifacts / "readme.png").read_bytes())
+    assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -11,8 +11,9 @@ const token = params.get("token") || "";
 const ROLE_SHORT = {
   lifted: "lifted", move: "move target", capture: "capture", lift: "may leave",
   wrong: "error, should be empty", missing: "error, a piece belongs here",
-  last: "last move", choice: "question candidate", winner: "winner",
+  last: "last move", choice: "question candidate", winner: "winner", cut: "would cut a path",
 };
+const BUTTON_LABELS = { clock: "Clock (end turn)", hint: "Hint" };
 const PIECE_COLOURS = {
   clear: "#f7f5ee", dark: "#34302b", black: "#151515", white: "#fbfbfb",
   yellow: "#f2c200", red: "#c62828", blue: "#1e5bc6", green: "#2e7d32",
@@ -259,6 +260,19 @@ function render(snap) {
   }
   prompt.hidden = !snap.prompt;
 
+  const buttons = $("buttons");
+  if (buttons.dataset.key !== snap.buttons.join("|")) {
+    buttons.dataset.key = snap.buttons.join("|");
+    buttons.replaceChildren(...snap.buttons.map((name) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = `button-${name}`;
+      b.textContent = BUTTON_LABELS[name] || name;
+      b.addEventListener("click", () => post("press", { button: name }));
+      return b;
+    }));
+  }
+
   const hand = snap.in_hand.map((c) => `${snap.cells[c].in_hand.join("+")} from ${c}`);
   $("hand").textContent = hand.length ? `In hand: ${hand.join(", ")}` : "";
 
@@ -340,7 +354,6 @@ function connect() {
   };
 }
 
-$("clock").addEventListener("click", () => post("press", { button: "clock" }));
 $("new-game").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("new", { game: $("game").value });
