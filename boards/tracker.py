@@ -25,6 +25,7 @@ and:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -81,6 +82,11 @@ class Candidate:
     # cell -> observations a stage of the turn shows there, each seen once (a stone placed
     # and lifted again within the turn)
     passing: dict[str, frozenset] = field(default_factory=dict)
+    # The piece count: cells a piece leaves (and whether the sensor sees it go), cells
+    # where the sensor shows a piece arriving, and how many pieces come from the stock.
+    gives: tuple[tuple[str, bool], ...] = ()
+    takes: dict[str, frozenset] = field(default_factory=dict)
+    stock: int = 0
 
     @property
     def captures(self) -> set[str]:
@@ -162,6 +168,10 @@ class Tracker:
         after_phys = state.physical()
         state.pop()
         before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
+        left: Counter[str] = Counter()
+        came: Counter[str] = Counter()
+        gives: list[tuple[str, bool]] = []
+        takes: dict[str, frozenset] = {}
         changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
         for stage in middle:
             changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
@@ -183,10 +193,23 @@ class Tracker:
             shows = frozenset(v for v in map(observe, passes) if v not in ends)
             if shows:
                 passing[cell] = shows
+            # Pieces leaving and arriving, stage by stage, for the piece count below.
+            seq = [b, *passes, a]
+            for x, y in zip(seq, seq[1:], strict=False):
+                k = len(_common_prefix(x, y))
+                left.update(x[k:])
+                came.update(y[k:])
+                if len(x) > k:
+                    gives.append((cell, observe(x) != observe(x[:k])))
+            if len(a) > len(common) and final[cell] != self.before[cell]:
+                takes[cell] = shows | {final[cell]}
+            elif shows:
+                takes[cell] = shows
         silent = all(final[c] == self.before[c] for c in final) and all(
             lift[c] == self.before[c] for c in lift) and not passing
+        stock = sum((came - left).values())
         return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
-                         silent, passing)
+                         silent, passing, tuple(gives), takes, stock)
 
     def _in_hand_allowed(self, cell: str) -> frozenset:
         return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
@@ -197,12 +220,25 @@ class Tracker:
         A turn that would first need an unrelated piece put back is not in progress:
         that piece is out of place, and after ``error_delay`` it is an error.
         """
-        allowed = cand.allowed
+        allowed, current = cand.allowed, self.current
         for cell in self.differing:
             ok = allowed.get(cell)
-            if ok is None or self.current[cell] not in ok:
+            if ok is None or current[cell] not in ok:
                 return False
-        return True
+        return self._pieces_balance(cand)
+
+    def _pieces_balance(self, cand: Candidate) -> bool:
+        """No piece has arrived that neither left a cell of ``cand`` nor came from the
+        stock: a Teblo pawn cannot land on b1 before it has left a1."""
+        current, before = self.current, self.before
+        arrived = sum(1 for cell, shows in cand.takes.items()
+                      if current[cell] in shows and current[cell] != before[cell])
+        if arrived <= cand.stock:
+            return True
+        departed = sum(1 for cell, visible in cand.gives
+                       if not visible or current[cell] != before[cell]
+                       or cell in cand.lift and cand.lift[cell] in self.seen[cell])
+        return arrived <= departed + cand.stock
 
     def complete(self, cand: Candidate) -> bool:
         for cell, value in cand.final.items():

@@ -89,6 +89,8 @@ class SimBoard:
         self._fields.setdefault(addr, []).append(strength)
         if n == 0:
             self._change(addr, True)
+        else:  # the contact stays closed, but the field (an analog reading) changed now
+            self._quiet = max(self._quiet, self.clock.now())
 
     def lift(self, addr: Address) -> None:
         """Take a magnet off `addr` now."""
@@ -103,6 +105,7 @@ class SimBoard:
             self._change(addr, False)
         else:
             self._count[addr] = n - 1
+            self._quiet = max(self._quiet, self.clock.now())
 
     def fields(self) -> dict[Address, float]:
         """The magnetic field at every address holding magnets (the top one lifts first)."""

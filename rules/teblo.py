@@ -261,6 +261,10 @@ class TebloState(GameState):
             self._cuts = _cut_squares(self._board, enemy, self._pawn[enemy])
         return self._cuts
 
+    def stock_piece(self) -> str:
+        """The piece the side to move puts down from its hand: a blocking piece."""
+        return f"{self.to_move}-block"
+
     def cutting_placements(self) -> list[str]:
         """Empty white squares where a block of the side to move would cut a pawn off (B-4).
 

@@ -84,7 +84,7 @@ class VirtualRun:
         return self.service.debouncer.settled() and sim.quiet_after() <= self.last_scan
 
     def scan_until(self, target: float) -> None:
-        """Every scan strictly before ``target``."""
+        """Every scan strictly before ``target``; the clock then reads ``target``."""
         while self.k * SCAN_PERIOD < target - 1e-9:
             now = self.k * SCAN_PERIOD
             if self._quiet():
@@ -99,6 +99,7 @@ class VirtualRun:
                 self.emit(item)
             self.last_scan = now
             self.k += 1
+        self.clock.set(max(target, self.clock.now()))
 
     def settle(self) -> None:
         """Let the clock run on until nothing more can happen by itself."""
@@ -117,7 +118,6 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
     run = VirtualRun(service, clock, emit)
     for ev in events:
         run.scan_until(ev.t)
-        clock.set(max(ev.t, clock.now()))
         here = f"{where}:{ev.line}"
         if ev.op == "lift":
             if service.sim_pieces(ev.arg) == 0:
