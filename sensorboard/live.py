@@ -105,8 +105,7 @@ def run_live(args, layout: Layout) -> int:
         while True:
             now = clock.now()
             while script and script[0][0] <= now:
-                _, e = script.pop(0)
-                (service.sim_lift if e["op"] == "lift" else service.sim_place)(e["cell"])
+                view.update(service, demos.apply(service, script.pop(0)[1]))
             while not commands.empty():
                 line = commands.get()
                 if line is None:

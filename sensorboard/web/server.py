@@ -38,6 +38,7 @@ from boards import tracker as tracker_module
 from boards.layout import Layout, LayoutError, layout_for_game
 from hardware.base import Clock
 from hardware.clock import RealClock
+from sensorboard import demo as demos
 from sensorboard.service import SCAN_PERIOD, BoardService, result_text
 from sensorboard.web.snapshot import legend_json, snapshot
 
@@ -189,10 +190,10 @@ class WebSession:
         """One scan: due demo events, the service's step, the terminal hook."""
         now = self.clock.now()
         service = self.service
+        events = []
         while self.script and self.script[0][0] <= now:
-            _, e = self.script.pop(0)
-            (service.sim_lift if e["op"] == "lift" else service.sim_place)(e["cell"])
-        events = service.step()
+            events += demos.apply(service, self.script.pop(0)[1])
+        events += service.step()
         if self.demo and not self.script and service.settled():
             self.demo = False
         if self.on_step is not None:
