@@ -94,14 +94,8 @@ def cmd_run(args) -> int:
     if not args.web:
         return run_live(args, _layout(args))
     from sensorboard.web import WebError, run_web
-    from sensorboard.web.server import simulated_layout
 
-    try:
-        layout = _layout(args)
-    except LayoutError:
-        if args.layout or args.backend != "sim":
-            raise
-        layout = simulated_layout(args.game)  # no shipped board yet: simulate one
+    layout = _layout(args)
     try:
         return run_web(args, layout)
     except WebError as e:

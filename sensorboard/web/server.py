@@ -25,7 +25,6 @@ import asyncio
 import hmac
 import ipaddress
 import json
-import math
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -58,34 +57,6 @@ class ActionError(Exception):
         self.message = message
 
 
-def simulated_layout(game: str) -> Layout:
-    """A layout for a game without a shipped board: the cells in order on a square-ish
-    matrix, LED i under cell i. Only for the simulated backend."""
-    from hardware.sim import default_pins
-
-    names = rules.game_module(game).GEOMETRY.names
-    cols = math.ceil(math.sqrt(len(names)))
-    rows = math.ceil(len(names) / cols)
-    row_pins, col_pins = default_pins(rows, cols)
-    return Layout(
-        path="<simulated>", game=game, name=f"simulated {game} board", sensor="binary",
-        diodes=True, rows=rows, cols=cols, row_pins=row_pins, col_pins=col_pins,
-        led_count=len(names), led_pin="D18",
-        cell_sensor={c: divmod(i, cols) for i, c in enumerate(names)},
-        cell_led={c: i for i, c in enumerate(names)},
-    )
-
-
-def board_layout(game: str, backend: str) -> Layout:
-    """The shipped layout of ``game``; on the sim backend a simulated one if none ships."""
-    try:
-        return layout_for_game(game)
-    except LayoutError:
-        if backend != "sim":
-            raise
-        return simulated_layout(game)
-
-
 class Board:
     """A service and what to do when it is replaced (close its recorder)."""
 
@@ -101,7 +72,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
 
     def make(game: str, layout: Layout | None = None) -> Board:
         state = rules.new_game(game)
-        layout = layout or board_layout(game, backend)
+        layout = layout or layout_for_game(game)
         listeners, closers = [], []
         strip = None
         if backend == "gpio":
