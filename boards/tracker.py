@@ -87,6 +87,7 @@ class Candidate:
     gives: tuple[tuple[str, bool], ...] = ()
     takes: dict[str, frozenset] = field(default_factory=dict)
     stock: int = 0
+    steps: tuple[dict[str, tuple[str, ...]], ...] = ()  # the pieces of each stage, then after
 
     @property
     def captures(self) -> set[str]:
@@ -172,6 +173,7 @@ class Tracker:
         came: Counter[str] = Counter()
         gives: list[tuple[str, bool]] = []
         takes: dict[str, frozenset] = {}
+        steps: list[dict[str, tuple[str, ...]]] = [{} for _ in range(len(middle) + 1)]
         changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
         for stage in middle:
             changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
@@ -201,6 +203,8 @@ class Tracker:
                 came.update(y[k:])
                 if len(x) > k:
                     gives.append((cell, observe(x) != observe(x[:k])))
+            for k, pieces in enumerate([*passes, a]):
+                steps[k][cell] = pieces
             if len(a) > len(common) and final[cell] != self.before[cell]:
                 takes[cell] = shows | {final[cell]}
             elif shows:
@@ -209,7 +213,7 @@ class Tracker:
             lift[c] == self.before[c] for c in lift) and not passing
         stock = sum((came - left).values())
         return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
-                         silent, passing, tuple(gives), takes, stock)
+                         silent, passing, tuple(gives), takes, stock, tuple(steps))
 
     def _in_hand_allowed(self, cell: str) -> frozenset:
         return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
@@ -385,7 +389,17 @@ class Tracker:
         then put a piece on the enemy's cell) is not a continuation.
         """
         touched = self._touched()
-        return any(touched <= cand.final.keys() for cand in alive if cand not in complete)
+        return any(touched <= cand.final.keys() and self._forward(cand)
+                   for cand in alive if cand not in complete)
+
+    def _forward(self, cand: Candidate) -> bool:
+        """``cand`` needs no cell undone: no piece it takes away was lifted and put back
+        (the Tulaga rank stone just placed on c1 rules out the claims that put it on a1)."""
+        before, current, seen, final = self.before, self.current, self.seen, cand.final
+        return not any(
+            final[cell] != before[cell] and current[cell] == before[cell] and len(seen[cell]) > 1
+            for cell, _ in cand.gives if cand.before.get(cell)
+        )
 
     def _touched(self) -> set[str]:
         """Cells that have shown something other than their start this turn."""
@@ -435,12 +449,37 @@ class Tracker:
             return {}
         rank = {"lift": 0, "move": 1, "capture": 2}
         out: dict[str, str] = {}
-        for cand in self.alive():
-            for cell, value in cand.final.items():
-                if self.current[cell] == value and cand.lift.get(cell, value) in self.seen[cell]:
-                    continue
-                kind = ("capture" if cell in cand.captures
-                        else "move" if cand.after.get(cell) else "lift")
+        alive = self.alive()
+        for cand in [c for c in alive if self._forward(c)] or alive:
+            for cell, (b, a) in self._next_step(cand).items():
+                common = _common_prefix(b, a)
+                replaced = len(common) < len(b) and self.observe(common) not in self.seen[cell]
+                kind = "capture" if a and replaced else "move" if a else "lift"
                 if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
                     out[cell] = kind
         return out
+
+    def _next_step(self, cand: Candidate) -> dict[str, tuple[tuple, tuple]]:
+        """The cells of the first stage of ``cand`` not yet carried out, with their pieces
+        before and after that stage (a Tulaga claim: its stones and the rank point first,
+        the reap after)."""
+        observe, current, seen = self.observe, self.current, self.seen
+        prev = cand.before
+        steps = cand.steps
+        for k, step in enumerate(steps):
+            todo = {}
+            for cell, pieces in step.items():
+                was = prev.get(cell, self.before_pieces[cell])
+                if pieces == was:
+                    continue
+                value = observe(pieces)
+                common = _common_prefix(was, pieces)
+                lifted = len(common) in (len(was), len(pieces)) or observe(common) in seen[cell]
+                later = {observe(s[cell]) for s in steps[k + 1:] if cell in s} - {value}
+                done = current[cell] == value or value in seen[cell] and current[cell] in later
+                if not (lifted and done):
+                    todo[cell] = (was, pieces)
+            if todo:
+                return todo
+            prev = {**prev, **step}
+        return {}
