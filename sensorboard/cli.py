@@ -8,6 +8,7 @@ import sys
 
 import rules
 from boards.layout import LayoutError, layout_for_game, load_layout
+from sensorboard.config import ConfigError
 from sensorboard.service import BACKENDS, ServiceError
 
 
@@ -35,17 +36,19 @@ def build_parser() -> Parser:
     rp.add_argument("--seed", type=int, default=0)
 
     run = sub.add_parser("run", help="run the live service on a board")
-    common(run)
-    run.add_argument("--backend", default="sim", help=f"one of {', '.join(BACKENDS)}")
+    run.add_argument("--config", help="config file (TOML); flags given here win")
+    run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
+    run.add_argument("--layout", help="board layout TOML (default: the shipped one)")
+    run.add_argument("--backend", help=f"one of {', '.join(BACKENDS)} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
-    run.add_argument("--records", default="records", help="folder for game records")
+    run.add_argument("--records", help="folder for game records (default records)")
     run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
-    run.add_argument("--web", action="store_true",
+    run.add_argument("--web", action="store_true", default=None,
                      help="serve the board as a web page (live view and simulator)")
-    run.add_argument("--host", default="127.0.0.1",
+    run.add_argument("--host",
                      help="address the page listens on (default 127.0.0.1, this machine only)")
-    run.add_argument("--port", type=int, default=8080, help="port of the page (default 8080)")
+    run.add_argument("--port", type=int, help="port of the page (default 8080)")
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board")
@@ -88,9 +91,29 @@ def cmd_replay(args) -> int:
     return 0
 
 
+RUN_DEFAULTS = {"backend": "sim", "records": "records", "web": False, "host": "127.0.0.1",
+                "port": 8080, "token": None, "layout": None, "game": None}
+
+
+def settle_run_options(args) -> None:
+    """Flags given on the command line, else the config file, else the defaults."""
+    from sensorboard.config import load_config
+
+    settings = load_config(args.config) if args.config else {}
+    for key, default in RUN_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, settings.get(key, default))
+    if args.game is None:
+        raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
+    if args.backend not in BACKENDS:
+        raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
+                         f"{', '.join(BACKENDS)}")
+
+
 def cmd_run(args) -> int:
     from sensorboard.live import run_live
 
+    settle_run_options(args)
     if not args.web:
         return run_live(args, _layout(args))
     from sensorboard.web import WebError, run_web
@@ -115,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             print(template(rules.game_module(args.game).NAME, args.name), end="")
             return 0
         return cmd_run(args)
-    except (UsageError, LayoutError, InputError, ServiceError, rules.RulesError) as e:
+    except (UsageError, LayoutError, InputError, ServiceError, ConfigError,
+            rules.RulesError) as e:
         print(f"sensorboard: {e}" if not str(e).startswith("sensorboard") else str(e),
               file=sys.stderr)
         return 2

@@ -1,0 +1,77 @@
+"""The service's config file: which game, board and backend, where records go, the page.
+
+Example (``sensorboard run --config board.toml``; a flag on the command line wins)::
+
+    game = "tessella"
+    backend = "gpio"            # sim | gpio | serial
+    layout = "/etc/sensorboard/tessella.toml"
+    records = "/var/lib/sensorboard/records"
+
+    [web]
+    enabled = true
+    host = "0.0.0.0"            # on the network: every action needs the token
+    port = 8080
+    token = "change-me"
+
+A fault is one :class:`ConfigError` naming the file, the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import rules
+from sensorboard.service import BACKENDS
+
+TOP = {"game": str, "backend": str, "layout": str, "records": str}
+WEB = {"enabled": bool, "host": str, "port": int, "token": str}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def load_config(path: str) -> dict:
+    """The settings of ``path`` as ``run`` options: game, backend, layout, records, web,
+    host, port, token (only those the file sets)."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+
+    def fail(key: str, what: str) -> ConfigError:
+        return ConfigError(f"{path}: {key}: {what}")
+
+    def check(table: dict, kinds: dict, prefix: str) -> dict:
+        out = {}
+        for key, value in table.items():
+            name = prefix + key
+            if key not in kinds:
+                raise fail(name, f"unknown key; valid keys: {', '.join(kinds)}")
+            kind = kinds[key]
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise fail(name, f"must be {'a whole number' if kind is int else kind.__name__}"
+                                 f", got {value!r}")
+            out[key] = value
+        return out
+
+    web = data.pop("web", {})
+    if not isinstance(web, dict):
+        raise fail("web", "must be a table ([web])")
+    settings = check(data, TOP, "")
+    web = check(web, WEB, "web.")
+    if "game" in settings and settings["game"] not in rules.GAMES:
+        raise fail("game", f"unknown game {settings['game']!r}; valid games: "
+                           f"{', '.join(sorted(rules.GAMES))}")
+    if "backend" in settings and settings["backend"] not in BACKENDS:
+        raise fail("backend", f"unknown backend {settings['backend']!r}; valid backends: "
+                              f"{', '.join(BACKENDS)}")
+    if "port" in web and not 1 <= web["port"] <= 65535:
+        raise fail("web.port", f"must be 1..65535, got {web['port']}")
+    if "enabled" in web:
+        settings["web"] = web.pop("enabled")
+    settings.update(web)
+    return settings
