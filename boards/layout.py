@@ -39,6 +39,8 @@ from pathlib import Path
 
 import rules
 
+from .tracker import BUTTONS
+
 SENSOR_KINDS = ("binary", "analog")
 
 
@@ -150,10 +152,14 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
     if not isinstance(buttons, dict):
         raise fail("buttons", "must be a table of name = GPIO number")
     for name, pin in buttons.items():
+        if name not in BUTTONS:
+            raise fail(f"buttons.{name}", f"unknown button; buttons: {', '.join(BUTTONS)}")
         if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 53:
             raise fail(f"buttons.{name}", f"must be a GPIO number 0..53, got {pin!r}")
         if pin in used:
             raise fail(f"buttons.{name}", f"GPIO {pin} is already a matrix pin")
+    if len(set(buttons.values())) != len(buttons):
+        raise fail("buttons", "two buttons on one GPIO pin")
 
     def numbers(key: str) -> dict[str, float]:
         table = data.get(key, {})

@@ -77,6 +77,12 @@ class BoardService:
         else:
             self.debouncer = Debouncer(DEBOUNCE)
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
+        self.buttons = None
+        gpio = getattr(self.scanner, "gpio", None)
+        if layout.buttons and gpio is not None:
+            from hardware.buttons import Buttons
+
+            self.buttons = Buttons(gpio, layout.buttons)
         self.addr_cell = layout.sensor_cell
         self.frame: dict[str, str] = {}
         self._boot()
@@ -152,6 +158,9 @@ class BoardService:
             value = change[1]
             self.record({"type": "sensor", "t": round(now, 3), "cell": cell, "shows": value})
             out += self._emit(self.tracker.change(cell, value, now))
+        if self.buttons is not None:
+            for name in self.buttons.poll(now):
+                out += self.press(name)
         out += self._emit(self.tracker.tick(now))
         self._show(now)
         return out
@@ -199,7 +208,8 @@ class BoardService:
     def settled(self) -> bool:
         now = self.clock.now()
         return (self.debouncer.settled() and (self.sim is None or self.sim.quiet_after() <= now)
-                and self.tracker.next_timer() is None)
+                and self.tracker.next_timer() is None
+                and (self.buttons is None or self.buttons.settled()))
 
     # --- outputs ------------------------------------------------------------------------
 

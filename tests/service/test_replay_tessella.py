@@ -171,3 +171,30 @@ def test_cli_unknown_game_lists_valid_ones():
 def test_cli_missing_events_file():
     proc = cli("replay", "--game", "tessella", "/nonexistent/e.jsonl")
     assert proc.returncode == 2 and "/nonexistent/e.jsonl: cannot read" in proc.stderr
+
+
+def test_physical_clock_button_commits_through_the_gpio_pin():
+    """The layout's clock button, read through the (simulated) RPi.GPIO module."""
+    import rules as rules_
+    from boards.layout import layout_for_game
+    from hardware.clock import VirtualClock
+    from sensorboard.replay import VirtualRun
+    from sensorboard.service import BoardService
+
+    clock = VirtualClock()
+    state = rules_.new_game("tulaga")
+    for m in ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"]:
+        state.push_str(m)
+    layout = layout_for_game("tulaga")
+    service = BoardService(state, layout, clock=clock, backend="sim")
+    out = []
+    run_ = VirtualRun(service, clock, out.append)
+    service.sim_place("e1")  # a Tulaga: the board waits, a claim could follow
+    run_.scan_until(1.0)
+    assert service.tracker.state.to_move == "black"
+    gpio = service.scanner.gpio
+    gpio.set_input(layout.buttons["clock"], gpio.LOW)
+    for _ in range(30):  # scan by scan: the virtual run cannot know when a finger comes
+        clock.advance(0.002)
+        out += service.step()
+    assert [x["move"] for x in out if x["type"] == "move"] == ["e1"]
