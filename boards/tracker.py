@@ -88,6 +88,7 @@ class Candidate:
     takes: dict[str, frozenset] = field(default_factory=dict)
     stock: int = 0
     steps: tuple[dict[str, tuple[str, ...]], ...] = ()  # the pieces of each stage, then after
+    first_step: dict[str, int] = field(default_factory=dict)  # cell -> its first stage (>0 only)
 
     @property
     def captures(self) -> set[str]:
@@ -104,6 +105,20 @@ def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     while n < len(a) and n < len(b) and a[n] == b[n]:
         n += 1
     return a[:n]
+
+
+def _first_steps(before: dict[str, tuple], steps: list[dict[str, tuple]]) -> dict[str, int]:
+    """For a turn of several stages: each cell whose first change comes after stage 0."""
+    if len(steps) < 2:
+        return {}
+    first = {}
+    for cell, was in before.items():
+        for k, step in enumerate(steps):
+            if step[cell] != was:
+                if k:
+                    first[cell] = k
+                break
+    return first
 
 
 def describe(pieces: tuple[str, ...]) -> str:
@@ -213,7 +228,8 @@ class Tracker:
             lift[c] == self.before[c] for c in lift) and not passing
         stock = sum((came - left).values())
         return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
-                         silent, passing, tuple(gives), takes, stock, tuple(steps))
+                         silent, passing, tuple(gives), takes, stock, tuple(steps),
+                         _first_steps(before, steps))
 
     def _in_hand_allowed(self, cell: str) -> frozenset:
         return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
@@ -229,7 +245,16 @@ class Tracker:
             ok = allowed.get(cell)
             if ok is None or current[cell] not in ok:
                 return False
+        if cand.first_step and not self._in_order(cand):
+            return False
         return self._pieces_balance(cand)
+
+    def _in_order(self, cand: Candidate) -> bool:
+        """No cell shows work of a stage whose earlier stages are not done (a Tulaga reap
+        does not begin before the stone is placed and the Tulaga claimed)."""
+        stage = self._stage(cand)[0]
+        first = cand.first_step
+        return all(first.get(cell, 0) <= stage for cell in self.differing)
 
     def _pieces_balance(self, cand: Candidate) -> bool:
         """No piece has arrived that neither left a cell of ``cand`` nor came from the
@@ -308,10 +333,11 @@ class Tracker:
             return [Rejected(t, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")]
         if self.prompt:
             return []
-        if len(self.pending) == 1:
-            return self._commit(self.pending[0], t)
-        if self.pending:
-            return self._ask(self.pending, t)
+        pending = [c for c in self.pending if c in self._alive]  # and the board shows it
+        if len(pending) == 1:
+            return self._commit(pending[0], t)
+        if pending:
+            return self._ask(pending, t)
         if not self.differing:
             silent = [c for c in self.candidates if c.silent]
             if len(silent) == 1:
@@ -340,15 +366,15 @@ class Tracker:
 
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
-        if (self.error is None and self.differing and not self.pending and not self.prompt
-                and not self._alive):
+        if self.error is None and self.differing and not self.prompt and not self._alive:
             return self.last_change + self.error_delay
         return None
 
     def flush(self, t: float) -> list[Event]:
         """Nothing more will happen: commit a turn that is complete (input has ended)."""
-        if len(self.pending) == 1 and not self.prompt:
-            return self._commit(self.pending[0], t)
+        pending = [c for c in self.pending if c in self._alive]
+        if len(pending) == 1 and not self.prompt:
+            return self._commit(pending[0], t)
         return []
 
     # --- decisions ------------------------------------------------------------------
@@ -360,13 +386,16 @@ class Tracker:
             return []
         alive = self._alive = self.alive()
         if not alive:
-            if self.pending:
+            fits = [c for c in self.pending if self._next_turn_fits(c)]
+            if fits:
                 # The event that broke every turn in progress begins the next turn.
-                pending, self.pending = self.pending, []
-                if len(pending) == 1:
-                    return self._commit(pending[0], t)
+                self.pending = []
+                if len(fits) == 1:
+                    return self._commit(fits[0], t)
                 self.next_turn_started = True
-                return self._ask(pending, t)
+                return self._ask(fits, t)
+            # Belongs to no turn (an own stone lifted after a claim): the complete turn
+            # waits while the board is wrong, and the error timer runs.
             return []
         complete = [c for c in alive if self.complete(c)]
         if len(complete) > 1:
@@ -405,6 +434,15 @@ class Tracker:
         """Cells that have shown something other than their start this turn."""
         return {c for c, seen in self.seen.items() if len(seen) > 1}
 
+    def _next_turn_fits(self, cand: Candidate) -> bool:
+        """Would what the board shows now be a turn in progress once ``cand`` is made?"""
+        state = self.state.clone()
+        state.push(cand.move)
+        nxt = Tracker(state, self.observe, self.error_delay)
+        nxt.current = dict(self.current)
+        nxt._start_turn()
+        return bool(nxt.alive())
+
     def _ask(self, options: list[Candidate], t: float) -> list[Event]:
         self.pending = options
         self.prompt = Prompt(t, sorted(c.text for c in options))
@@ -423,7 +461,8 @@ class Tracker:
         # The fewest wrong cells; on a tie, blame a piece put down over a piece in hand.
         best: dict[str, str] | None = None
         best_key = None
-        for cand in self.candidates:
+        # A turn that was complete and waiting is what the player most likely meant.
+        for cand in self.pending or self.candidates:
             wrong = self.mismatch(cand)
             key = (len(wrong), sum(1 for v in wrong.values() if v != "empty"))
             if best_key is None or key < best_key:
@@ -463,6 +502,10 @@ class Tracker:
         """The cells of the first stage of ``cand`` not yet carried out, with their pieces
         before and after that stage (a Tulaga claim: its stones and the rank point first,
         the reap after)."""
+        return self._stage(cand)[1]
+
+    def _stage(self, cand: Candidate) -> tuple[int, dict[str, tuple[tuple, tuple]]]:
+        """The index of the first stage of ``cand`` not yet carried out, and its cells."""
         observe, current, seen = self.observe, self.current, self.seen
         prev = cand.before
         steps = cand.steps
@@ -475,11 +518,14 @@ class Tracker:
                 value = observe(pieces)
                 common = _common_prefix(was, pieces)
                 lifted = len(common) in (len(was), len(pieces)) or observe(common) in seen[cell]
-                later = {observe(s[cell]) for s in steps[k + 1:] if cell in s} - {value}
+                later = set()
+                for a, b in zip(steps[k:], steps[k + 1:], strict=False):
+                    later |= {observe(_common_prefix(a[cell], b[cell])), observe(b[cell])}
+                later.discard(value)
                 done = current[cell] == value or value in seen[cell] and current[cell] in later
                 if not (lifted and done):
                     todo[cell] = (was, pieces)
             if todo:
-                return todo
+                return k, todo
             prev = {**prev, **step}
-        return {}
+        return len(steps), {}

@@ -92,14 +92,27 @@ def test_claimed_tulaga_with_rank_stone_and_reap():
 
 def test_reap_lifting_an_own_stone_is_an_error_and_nothing_is_committed():
     state, line = first_tulaga()
-    state.push_str("e1*a1b1c1d1e1@c1")
-    state.push_str("c5")  # white; c-file north of the rank stone now holds an enemy stone
-    before = len(state.move_stack)
-    events = game_events(rules.new_game("tulaga"), list(state.move_stack), random.Random(0),
-                         step=0.3)
+    line += ["c3"]  # black's stone north of c1 ...
+    state.push_str("c3")
+    line += ["c5"]  # ... and white's beyond it
+    state.push_str("c5")
+    line += ["b2", "h8", "d2", "h7", "a2", "h6", "c2", "g6"]  # black's row a2..d2
+    for m in line[-8:]:
+        state.push_str(m)
+    claim = state.parse_move("e2*a2b2c2d2e2@c2")
+    assert state.is_legal(claim)
+    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
+                         random.Random(0), step=0.3)
     t = events[-1]["t"] + 1
-    events += [ev(t, "lift", "a9")]  # white's own stone lifted on black's turn
+    for op, cell in turn_ops(state, claim, random.Random(2)):
+        events.append(ev(round(t, 3), op, cell))
+        t += 0.3
+    events += [ev(t + 0.3, "lift", "c3")]  # reaping north lifts black's own c3
     out, final = run("tulaga", events)
     errors = [x for x in out if x["type"] == "error"]
-    assert errors and errors[0]["cells"] == {"a9": "white"}
-    assert len(moves(out)) == before
+    assert errors and errors[-1]["cells"] == {"c3": "black"}
+    assert moves(out) == line  # the claim waits while the board is wrong
+    # put right, then white plays: the claim is committed, then white's move
+    events += [ev(t + 3.0, "place", "c3"), ev(t + 4.0, "place", "i9")]
+    out, final = run("tulaga", events)
+    assert moves(out) == line + [str(claim), "i9"]
