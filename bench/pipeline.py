@@ -36,11 +36,15 @@ def percentile(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
+PREPARE: dict[str, list[float]] = {}  # game -> idle scans that listed the next turns
+
+
 def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
     """Thread CPU seconds of each scan that carried a debounced change."""
     import json
 
     samples: list[float] = []
+    PREPARE[game] = []
     for seed in range(games):
         rng = random.Random(seed)
         state = rules.new_game(game)
@@ -62,11 +66,14 @@ def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
 
         def timed_step(step=step, service=service):
             before = len(service.debouncer.pending())
+            listing = not service.tracker.prepared
             t0 = time.thread_time_ns()
             out = step()
             dt = time.thread_time_ns() - t0
             if before and len(service.debouncer.pending()) < before:
                 samples.append(dt / 1e9)
+            elif listing and service.tracker.prepared:
+                PREPARE[game].append(dt / 1e9)
             return out
 
         service.step = timed_step
@@ -120,6 +127,13 @@ def main() -> None:
         print(f"| {label} | {percentile(samples, 50) * 1e3:.3f} ms | "
               f"{percentile(samples, 99) * 1e3:.3f} ms | {max(samples) * 1e3:.3f} ms | "
               f"{len(samples)} |")
+    print()
+    print("| idle scan after a move: list the next position's turns, CPU | p50 | p99 | max | n |")
+    print("|---|---|---|---|---|")
+    for game, prepared in PREPARE.items():
+        print(f"| {game} | {percentile(prepared, 50) * 1e3:.3f} ms | "
+              f"{percentile(prepared, 99) * 1e3:.3f} ms | {max(prepared) * 1e3:.3f} ms | "
+              f"{len(prepared)} |")
     print()
     tess = playout_plies_per_second(lambda: rules.new_game("tessella"))
     ref = chess_plies_per_second()

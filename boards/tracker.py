@@ -175,6 +175,15 @@ class Tracker:
             ]
         return self._candidates
 
+    @property
+    def prepared(self) -> bool:
+        """The turns of the position are listed (:meth:`prepare` does it ahead of time)."""
+        return self._candidates is not None
+
+    def prepare(self) -> None:
+        """List the position's turns now (in an idle scan) rather than at the first event."""
+        self.candidates  # noqa: B018
+
     def _candidate(self, move: Hashable, start: frozenset) -> Candidate:
         """``start``: the items of ``physical()`` at the start of the turn."""
         state, observe = self.state, self.observe
@@ -488,7 +497,7 @@ class Tracker:
             return {}
         rank = {"lift": 0, "move": 1, "capture": 2}
         out: dict[str, str] = {}
-        alive = self.alive()
+        alive = self._alive
         for cand in [c for c in alive if self._forward(c)] or alive:
             for cell, (b, a) in self._next_step(cand).items():
                 common = _common_prefix(b, a)

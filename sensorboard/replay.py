@@ -81,7 +81,8 @@ class VirtualRun:
 
     def _quiet(self) -> bool:
         sim = self.service.sim
-        return self.service.debouncer.settled() and sim.quiet_after() <= self.last_scan
+        return (self.service.debouncer.settled() and sim.quiet_after() <= self.last_scan
+                and self.service.tracker.prepared)
 
     def scan_until(self, target: float) -> None:
         """Every scan strictly before ``target``; the clock then reads ``target``."""

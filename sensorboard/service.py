@@ -151,7 +151,10 @@ class BoardService:
     def step(self) -> list[dict]:
         now = self.clock.now()
         out: list[dict] = []
-        for change in self.debouncer.update(self._read(), now):
+        changes = self.debouncer.update(self._read(), now)
+        if not changes and not self.tracker.prepared:
+            self.tracker.prepare()  # between turns, so the next lift finds the turns listed
+        for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
                 continue  # an address with no cell (or a ghost on a diode-less matrix)
@@ -208,7 +211,7 @@ class BoardService:
     def settled(self) -> bool:
         now = self.clock.now()
         return (self.debouncer.settled() and (self.sim is None or self.sim.quiet_after() <= now)
-                and self.tracker.next_timer() is None
+                and self.tracker.next_timer() is None and self.tracker.prepared
                 and (self.buttons is None or self.buttons.settled()))
 
     # --- outputs ------------------------------------------------------------------------
