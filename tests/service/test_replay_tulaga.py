@@ -116,3 +116,21 @@ def test_reap_lifting_an_own_stone_is_an_error_and_nothing_is_committed():
     events += [ev(t + 3.0, "place", "c3"), ev(t + 4.0, "place", "i9")]
     out, final = run("tulaga", events)
     assert moves(out) == line + [str(claim), "i9"]
+
+
+def test_rank_stone_on_a_point_not_allowed_is_an_error_then_put_right():
+    state, line = first_tulaga()
+    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
+                         random.Random(0), step=0.3)
+    t = events[-1]["t"] + 1
+    events += [ev(t, "place", "e1")]
+    for k, cell in enumerate(["a1", "b1", "c1", "d1", "e1"]):
+        events.append(ev(round(t + 0.5 + 0.3 * k, 3), "lift", cell))
+    t += 2.5
+    events += [ev(t, "place", "f5")]            # the rank stone must go on a1..e1
+    events += [ev(t + 2.0, "lift", "f5"), ev(t + 2.5, "place", "b1")]
+    out, final = run("tulaga", events)
+    errors = [x for x in out if x["type"] == "error"]
+    assert errors and errors[0]["cells"] == {"f5": "empty"}
+    assert moves(out) == line + ["e1*a1b1c1d1e1@b1"]
+    assert final["position"]["b1"] == ["black-rank"]
