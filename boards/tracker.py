@@ -356,13 +356,20 @@ class Tracker:
         return []
 
     def choose(self, value: str, t: float) -> list[Event]:
-        """An answer to the open prompt; ``value`` must be one of its options."""
+        """An answer to the open prompt: one of its options, or the same move written
+        another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self.prompt is None:
             return [Rejected(t, f"no question is open; {value!r} ignored")]
-        if value not in self.prompt.options:
+        chosen = [c for c in self.pending if c.text == value]
+        if not chosen:
+            try:
+                move = self.state.parse_move(value)
+            except rules.RulesError:
+                move = None
+            chosen = [c for c in self.pending if c.move == move]
+        if not chosen:
             return [Rejected(t, f"{value!r} is not offered; options: "
                                 f"{', '.join(self.prompt.options)}")]
-        chosen = [c for c in self.pending if c.text == value]
         return self._commit(chosen[0], t)
 
     def tick(self, now: float) -> list[Event]:
