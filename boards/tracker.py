@@ -321,12 +321,18 @@ class Tracker:
 
     def change(self, cell: str, value: Hashable, t: float) -> list[Event]:
         """A debounced sensor change on ``cell`` (``value`` is what its sensor now shows)."""
-        self.current[cell] = value
-        self.seen[cell].add(value)
-        if value != self.before[cell]:
-            self.differing.add(cell)
-        else:
-            self.differing.discard(cell)
+        return self.changes([(cell, value)], t)
+
+    def changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
+        """Changes the same scan confirmed: they happened together, in no known order
+        (a pawn lifted and put down within one scan is a step, not a block placed)."""
+        for cell, value in changes:
+            self.current[cell] = value
+            self.seen[cell].add(value)
+            if value != self.before[cell]:
+                self.differing.add(cell)
+            else:
+                self.differing.discard(cell)
         self.last_change = t
         self.error = None
         return self._evaluate(t)

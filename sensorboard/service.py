@@ -132,10 +132,13 @@ class BoardService:
             now += SCAN_PERIOD
         seen = self.debouncer.state()
         rest = self.observe(())
+        differ = []
         for addr, cell in self.addr_cell.items():
             value = seen.get(addr, rest) if self.analog else addr in seen
             if self.tracker.current[cell] != value:
-                self._emit(self.tracker.change(cell, value, self.clock.now()))
+                differ.append((cell, value))
+        if differ:  # the board is not set up as the game starts: the tracker says what's wrong
+            self._emit(self.tracker.changes(differ, self.clock.now()))
         self._show(self.clock.now())
 
     def _read(self):
@@ -154,13 +157,16 @@ class BoardService:
         changes = self.debouncer.update(self._read(), now)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between turns, so the next lift finds the turns listed
+        seen = []
         for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
                 continue  # an address with no cell (or a ghost on a diode-less matrix)
             value = change[1]
             self.record({"type": "sensor", "t": round(now, 3), "cell": cell, "shows": value})
-            out += self._emit(self.tracker.change(cell, value, now))
+            seen.append((cell, value))
+        if seen:
+            out += self._emit(self.tracker.changes(seen, now))
         if self.buttons is not None:
             for name in self.buttons.poll(now):
                 out += self.press(name)

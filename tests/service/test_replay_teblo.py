@@ -219,3 +219,9 @@ def test_hint_button_lights_the_cutting_squares():
 
 
 assert Path(HALL).exists() and Path(REEDS).exists()
+
+
+def test_pawn_lifted_and_put_down_within_one_scan_is_a_step():
+    """Both changes confirmed by the same scan: no order is known, so the step it is."""
+    out, final = run([ev(0.5, "lift", "a1"), ev(0.5, "place", "a2")], layout=REEDS)
+    assert moves(out) == ["a1-a2"]
