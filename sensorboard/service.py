@@ -20,6 +20,7 @@ from hardware.leds import MemoryStrip
 
 SCAN_PERIOD = 0.002
 DEBOUNCE = 0.010
+HOLD_LIMIT = 5 * DEBOUNCE  # longest wait for a neighbour's change to settle
 BACKENDS = ("sim", "gpio", "serial")
 
 
@@ -77,6 +78,8 @@ class BoardService:
         else:
             self.debouncer = Debouncer(DEBOUNCE)
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
+        self._held: list = []
+        self._held_since = 0.0
         self.buttons = None
         gpio = getattr(self.scanner, "gpio", None)
         if layout.buttons and gpio is not None:
@@ -157,16 +160,21 @@ class BoardService:
         changes = self.debouncer.update(self._read(), now)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between turns, so the next lift finds the turns listed
-        seen = []
         for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
                 continue  # an address with no cell (or a ghost on a diode-less matrix)
             value = change[1]
             self.record({"type": "sensor", "t": round(now, 3), "cell": cell, "shows": value})
-            seen.append((cell, value))
-        if seen:
-            out += self._emit(self.tracker.changes(seen, now))
+            if not self._held:
+                self._held_since = now
+            self._held.append((cell, value))
+        # Changes still settling on other cells happened at about the same time: hand
+        # them to the tracker together (no order is known between them).
+        if self._held and (not self.debouncer.pending()
+                           or now - self._held_since >= HOLD_LIMIT):
+            held, self._held = self._held, []
+            out += self._emit(self.tracker.changes(held, now))
         if self.buttons is not None:
             for name in self.buttons.poll(now):
                 out += self.press(name)
@@ -216,7 +224,8 @@ class BoardService:
 
     def settled(self) -> bool:
         now = self.clock.now()
-        return (self.debouncer.settled() and (self.sim is None or self.sim.quiet_after() <= now)
+        return (self.debouncer.settled() and not self._held
+                and (self.sim is None or self.sim.quiet_after() <= now)
                 and self.tracker.next_timer() is None and self.tracker.prepared
                 and (self.buttons is None or self.buttons.settled()))
 
