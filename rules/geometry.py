@@ -72,3 +72,23 @@ def grid(width: int, height: int, shape: str = "square") -> Geometry:
                     nbrs.append(f"{f[j]}{s}")
             adjacency[name] = tuple(nbrs)
     return Geometry(tuple(cells), adjacency)
+
+
+def rays(
+    coords: list[tuple[int, int]], directions: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For every cell (by index into ``coords``) and every direction, the indices of the
+    cells met walking that way to the edge of the board."""
+    index = {c: i for i, c in enumerate(coords)}
+    out = []
+    for x, y in coords:
+        per_dir = []
+        for dx, dy in directions:
+            ray = []
+            cx, cy = x + dx, y + dy
+            while (cx, cy) in index:
+                ray.append(index[(cx, cy)])
+                cx, cy = cx + dx, cy + dy
+            per_dir.append(tuple(ray))
+        out.append(tuple(per_dir))
+    return tuple(out)

@@ -35,6 +35,7 @@ from typing import NamedTuple
 from .base import GameState, Outcome
 from .errors import MoveSyntaxError, PositionError
 from .geometry import Cell, Geometry
+from .geometry import rays as geometry_rays
 
 NAME = "tessella"
 PLAYERS = ("clear", "dark")
@@ -62,18 +63,7 @@ def _name(x: int, y: int) -> str | None:
 def _build():
     coords = [(x, y) for y in range(9) for x in range(9) if _name(x, y)]
     names = tuple(_name(x, y) for x, y in coords)
-    index = {c: i for i, c in enumerate(coords)}
-    rays = []
-    for x, y in coords:
-        per_dir = []
-        for dx, dy in DIRECTIONS:
-            ray = []
-            cx, cy = x + dx, y + dy
-            while (cx, cy) in index:
-                ray.append(index[(cx, cy)])
-                cx, cy = cx + dx, cy + dy
-            per_dir.append(tuple(ray))
-        rays.append(tuple(per_dir))
+    rays = geometry_rays(coords, DIRECTIONS)
     adj = []
     for i, (x, _y) in enumerate(coords):
         octagon = x % 2 == 0
@@ -84,7 +74,7 @@ def _build():
         for n, (x, y) in zip(names, coords, strict=True)
     )
     geometry = Geometry(cells, {names[i]: tuple(names[j] for j in a) for i, a in enumerate(adj)})
-    return names, tuple(rays), tuple(adj), geometry
+    return names, rays, tuple(adj), geometry
 
 
 CELLS, _RAYS, _ADJ, GEOMETRY = _build()

@@ -75,6 +75,7 @@ from typing import NamedTuple
 from .base import GameState, Outcome
 from .errors import MoveSyntaxError, PositionError
 from .geometry import Cell, Geometry
+from .geometry import rays as geometry_rays
 
 NAME = "tulaga"
 PLAYERS = ("black", "white")
@@ -96,18 +97,7 @@ _REAP_DIR = {"N": 0, "E": 2, "S": 4, "W": 6}
 def _build():
     coords = [(x, y) for y in range(SIZE) for x in range(SIZE)]  # a1 b1 .. i1 a2 .. i9
     names = tuple(f"{_FILES[x]}{y + 1}" for x, y in coords)
-    index = {c: i for i, c in enumerate(coords)}
-    rays = []
-    for x, y in coords:
-        per_dir = []
-        for dx, dy in DIRECTIONS:
-            ray = []
-            cx, cy = x + dx, y + dy
-            while (cx, cy) in index:
-                ray.append(index[(cx, cy)])
-                cx, cy = cx + dx, cy + dy
-            per_dir.append(tuple(ray))
-        rays.append(tuple(per_dir))
+    rays = geometry_rays(coords, DIRECTIONS)
     nbrs = tuple(
         tuple(sorted((r[0] for r in rays[i] if r), key=lambda j: names[j]))
         for i in range(len(coords))
@@ -117,7 +107,7 @@ def _build():
     cells = tuple(Cell(n, float(x), float(y), "point") for n, (x, y) in zip(names, coords,
                                                                            strict=True))
     geometry = Geometry(cells, {names[i]: tuple(names[j] for j in a) for i, a in enumerate(nbrs)})
-    return names, tuple(rays), nbrs, inner, centres, geometry
+    return names, rays, nbrs, inner, centres, geometry
 
 
 POINTS, _RAYS, _NBRS, _INNER, _CENTRES, GEOMETRY = _build()
