@@ -23,3 +23,32 @@ def moves(out):
 
 def ev(t, op, cell):
     return {"t": t, "op": op, "cell": cell}
+
+
+def random_state(game, rng, plies, prefer=None):
+    """A seeded random game of at most ``plies`` plies (``prefer(legal)`` may narrow the
+    choice); returns the state, whose move_stack is the line."""
+    import rules as rules_
+
+    state = rules_.new_game(game)
+    while state.outcome() is None and len(state.move_stack) < plies:
+        legal = state.legal_moves()
+        state.push(rng.choice((prefer and prefer(legal)) or legal))
+    return state
+
+
+def with_turn(game, line, state, move, rng, step=0.3):
+    """Events for ``line`` from the start, then ``move`` carried out from ``state``;
+    returns (events, the time after the last one)."""
+    import random
+
+    import rules as rules_
+    from boards.choreography import game_events, turn_ops
+
+    events = game_events(rules_.new_game(game), [state.parse_move(str(m)) for m in line],
+                         random.Random(0), step=step)
+    t = events[-1]["t"] + 1
+    for op, cell in turn_ops(state, move, rng):
+        events.append(ev(round(t, 3), op, cell))
+        t += step
+    return events, t

@@ -17,7 +17,7 @@ from boards.layout import load_layout, shipped_layouts
 from boards.tracker import presence
 from sensorboard.replay import parse_events, replay
 
-from .helpers import ev, moves
+from .helpers import ev, moves, random_state
 
 HALL = shipped_layouts()["teblo-hall"]
 REEDS = shipped_layouts()["teblo"]
@@ -143,6 +143,11 @@ def signature(state, move):
                         if presence(after.get(c, ())) != presence(before.get(c, ()))))
 
 
+def pawn_steps(legal, rng):
+    """Half the time the pawn's steps, so pawns walk over their blocks."""
+    return [m for m in legal if m.frm] if rng.random() < 0.5 else legal
+
+
 def play_interactively(line, layout, rng):
     """Carry out ``line`` on a simulated board turn by turn, answering its questions the
     way a player would: press the clock when the board waits, pick the move when asked."""
@@ -178,11 +183,7 @@ def play_interactively(line, layout, rng):
 @pytest.mark.parametrize("seed", range(4))
 def test_random_games_with_pawn_walks_on_reeds_answering_questions(seed):
     rng = random.Random(seed)
-    state = rules.new_game("teblo")
-    while state.outcome() is None and len(state.move_stack) < 50:
-        legal = state.legal_moves()
-        steps = [m for m in legal if m.frm]
-        state.push(rng.choice(steps if steps and rng.random() < 0.5 else legal))
+    state = random_state("teblo", rng, 50, prefer=lambda legal: pawn_steps(legal, rng))
     out, final, asked = play_interactively(state.move_stack, REEDS, rng)
     assert moves(out) == [str(m) for m in state.move_stack]
     assert final["position"] == {c: list(p) for c, p in sorted(state.physical().items())}
@@ -191,14 +192,7 @@ def test_random_games_with_pawn_walks_on_reeds_answering_questions(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_random_games_on_hall_sensors_need_no_questions(seed):
     rng = random.Random(seed)
-    state = rules.new_game("teblo")
-    line = []
-    while state.outcome() is None and len(line) < 50:
-        legal = state.legal_moves()
-        steps = [m for m in legal if m.frm]
-        move = rng.choice(steps if steps and rng.random() < 0.5 else legal)
-        line.append(move)
-        state.push(move)
+    line = random_state("teblo", rng, 50, prefer=lambda legal: pawn_steps(legal, rng)).move_stack
     out, final = run(game_events(rules.new_game("teblo"), line, rng, step=0.3), layout=HALL)
     assert not [x for x in out if x["type"] == "prompt"]
     assert moves(out) == [str(m) for m in line]

@@ -12,7 +12,7 @@ import rules
 from boards.choreography import game_events
 from sensorboard.service import DEBOUNCE, SCAN_PERIOD
 
-from .helpers import ev, moves, run
+from .helpers import ev, moves, random_state, run
 
 # Opening that reaches a position where clear may capture dark's a4 from a2... computed below.
 OPENING = ["e4-de45", "d5-cd45", "e3-e4", "cd45-cd34"]
@@ -88,12 +88,8 @@ def test_wrong_piece_moved_names_both_cells():
 @pytest.mark.parametrize("seed", range(12))
 def test_random_games_are_tracked_exactly(seed):
     rng = random.Random(seed)
-    state = rules.new_game("tessella")
-    line = []
-    while state.outcome() is None and len(line) < 40:
-        move = rng.choice(state.legal_moves())
-        line.append(move)
-        state.push(move)
+    state = random_state("tessella", rng, 40)
+    line = state.move_stack
     events = game_events(rules.new_game("tessella"), line, rng, step=rng.choice([0.05, 0.3]))
     out, final = run("tessella", events, seed=seed)
     assert moves(out) == [str(m) for m in line]

@@ -5,9 +5,9 @@ import random
 import pytest
 
 import rules
-from boards.choreography import game_events, turn_ops
+from boards.choreography import game_events
 
-from .helpers import ev, moves, run
+from .helpers import ev, moves, random_state, run, with_turn
 
 
 def claim_game(seed, plies=40):
@@ -40,12 +40,8 @@ def test_games_with_claims_and_reaps_are_tracked_exactly(seed):
 
 def test_uniform_random_games_are_tracked_exactly():
     rng = random.Random(5)
-    state = rules.new_game("tulaga")
-    line = []
-    while state.outcome() is None and len(line) < 60:
-        move = rng.choice(state.legal_moves())
-        line.append(move)
-        state.push(move)
+    state = random_state("tulaga", rng, 60)
+    line = state.move_stack
     events = game_events(rules.new_game("tulaga"), line, rng, step=0.2)
     out, final = run("tulaga", events)
     assert moves(out) == [str(m) for m in line]
@@ -78,12 +74,7 @@ def test_claimed_tulaga_with_rank_stone_and_reap():
     state, line = first_tulaga()
     claim = state.parse_move("e1*a1b1c1d1e1@c1")
     assert state.is_legal(claim)
-    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
-                         random.Random(0), step=0.3)
-    t = events[-1]["t"] + 1
-    for op, cell in turn_ops(state, claim, random.Random(2)):
-        events.append(ev(round(t, 3), op, cell))
-        t += 0.3
+    events, t = with_turn("tulaga", line, state, claim, random.Random(2))
     out, final = run("tulaga", events)
     assert moves(out) == line + [str(claim)]
     assert final["position"]["c1"] == ["black-rank"]
@@ -101,12 +92,7 @@ def test_reap_lifting_an_own_stone_is_an_error_and_nothing_is_committed():
         state.push_str(m)
     claim = state.parse_move("e2*a2b2c2d2e2@c2")
     assert state.is_legal(claim)
-    events = game_events(rules.new_game("tulaga"), [state.parse_move(m) for m in line],
-                         random.Random(0), step=0.3)
-    t = events[-1]["t"] + 1
-    for op, cell in turn_ops(state, claim, random.Random(2)):
-        events.append(ev(round(t, 3), op, cell))
-        t += 0.3
+    events, t = with_turn("tulaga", line, state, claim, random.Random(2))
     events += [ev(t + 0.3, "lift", "c3")]  # reaping north lifts black's own c3
     out, final = run("tulaga", events)
     errors = [x for x in out if x["type"] == "error"]
