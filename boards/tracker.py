@@ -25,14 +25,13 @@ and:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from collections.abc import Hashable
 from typing import NamedTuple
 
 import rules
 
-Observe = Callable[[tuple[str, ...]], Hashable]
+from .turns import Candidate, Observe, common_prefix, effect, prefixes
+
 BUTTONS = ("clock", "hint")
 HINT_SECONDS = 4.0
 
@@ -65,60 +64,6 @@ class Rejected(NamedTuple):
 
 
 Event = Committed | Error | Prompt | Rejected
-
-
-@dataclass
-class Candidate:
-    """One legal turn and what it does to each cell it changes."""
-
-    move: Hashable
-    text: str
-    before: dict[str, tuple[str, ...]]
-    after: dict[str, tuple[str, ...]]
-    allowed: dict[str, frozenset]  # cell -> observations it may show mid-turn
-    final: dict[str, Hashable]  # cell -> observation once the turn is done
-    lift: dict[str, Hashable]  # cell -> observation that must have been seen (piece replaced)
-    silent: bool = field(default=False)  # the sensors see no change at all
-    # cell -> observations a stage of the turn shows there, each seen once (a stone placed
-    # and lifted again within the turn)
-    passing: dict[str, frozenset] = field(default_factory=dict)
-    # The piece count: cells a piece leaves (and whether the sensor sees it go), cells
-    # where the sensor shows a piece arriving, and how many pieces come from the stock.
-    gives: tuple[tuple[str, bool], ...] = ()
-    takes: dict[str, frozenset] = field(default_factory=dict)
-    stock: int = 0
-    steps: tuple[dict[str, tuple[str, ...]], ...] = ()  # the pieces of each stage, then after
-    first_step: dict[str, int] = field(default_factory=dict)  # cell -> its first stage (>0 only)
-
-    @property
-    def captures(self) -> set[str]:
-        """Cells where a piece is replaced by another (a capture, a swap)."""
-        return {c for c in self.lift if self.after.get(c)}
-
-
-def _prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
-    return [pieces[:k] for k in range(len(pieces) + 1)]
-
-
-def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    n = 0
-    while n < len(a) and n < len(b) and a[n] == b[n]:
-        n += 1
-    return a[:n]
-
-
-def _first_steps(before: dict[str, tuple], steps: list[dict[str, tuple]]) -> dict[str, int]:
-    """For a turn of several stages: each cell whose first change comes after stage 0."""
-    if len(steps) < 2:
-        return {}
-    first = {}
-    for cell, was in before.items():
-        for k, step in enumerate(steps):
-            if step[cell] != was:
-                if k:
-                    first[cell] = k
-                break
-    return first
 
 
 def describe(pieces: tuple[str, ...]) -> str:
@@ -171,7 +116,8 @@ class Tracker:
         if self._candidates is None:
             before = frozenset(self.state.physical().items())
             self._candidates = [] if self.state.outcome() else [
-                self._candidate(m, before) for m in self.state.legal_moves()
+                effect(self.state, m, before, self.before_pieces, self.before, self.observe)
+                for m in self.state.legal_moves()
             ]
         return self._candidates
 
@@ -184,64 +130,8 @@ class Tracker:
         """List the position's turns now (in an idle scan) rather than at the first event."""
         self.candidates  # noqa: B018
 
-    def _candidate(self, move: Hashable, start: frozenset) -> Candidate:
-        """``start``: the items of ``physical()`` at the start of the turn."""
-        state, observe = self.state, self.observe
-        # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
-        middle = state.stages(move) if hasattr(state, "stages") else []
-        state.push(move)
-        after_phys = state.physical()
-        state.pop()
-        before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
-        left: Counter[str] = Counter()
-        came: Counter[str] = Counter()
-        gives: list[tuple[str, bool]] = []
-        takes: dict[str, frozenset] = {}
-        steps: list[dict[str, tuple[str, ...]]] = [{} for _ in range(len(middle) + 1)]
-        changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
-        for stage in middle:
-            changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
-        for cell in changed:
-            b, a = self.before_pieces[cell], after_phys.get(cell, ())
-            passes = [stage.get(cell, ()) for stage in middle]
-            if a == b and all(p == b for p in passes):
-                continue
-            before[cell], after[cell] = b, a
-            shown = _prefixes(b) + _prefixes(a)
-            for p in passes:
-                shown += _prefixes(p)
-            allowed[cell] = frozenset(observe(p) for p in shown)
-            final[cell] = observe(a)
-            common = _common_prefix(b, a)
-            if common != b and common != a:
-                lift[cell] = observe(common)
-            ends = (self.before[cell], final[cell])
-            shows = frozenset(v for v in map(observe, passes) if v not in ends)
-            if shows:
-                passing[cell] = shows
-            # Pieces leaving and arriving, stage by stage, for the piece count below.
-            seq = [b, *passes, a]
-            for x, y in zip(seq, seq[1:], strict=False):
-                k = len(_common_prefix(x, y))
-                left.update(x[k:])
-                came.update(y[k:])
-                if len(x) > k:
-                    gives.append((cell, observe(x) != observe(x[:k])))
-            for k, pieces in enumerate([*passes, a]):
-                steps[k][cell] = pieces
-            if len(a) > len(common) and final[cell] != self.before[cell]:
-                takes[cell] = shows | {final[cell]}
-            elif shows:
-                takes[cell] = shows
-        silent = all(final[c] == self.before[c] for c in final) and all(
-            lift[c] == self.before[c] for c in lift) and not passing
-        stock = sum((came - left).values())
-        return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
-                         silent, passing, tuple(gives), takes, stock, tuple(steps),
-                         _first_steps(before, steps))
-
     def _in_hand_allowed(self, cell: str) -> frozenset:
-        return frozenset(self.observe(p) for p in _prefixes(self.before_pieces[cell]))
+        return frozenset(self.observe(p) for p in prefixes(self.before_pieces[cell]))
 
     def consistent(self, cand: Candidate) -> bool:
         """``cand`` explains every cell that differs from the start of the turn.
@@ -304,7 +194,7 @@ class Tracker:
         arrived, departed, supply = [], 0, 0
         for cell, b in cand.before.items():
             a = cand.after[cell]
-            keep = len(_common_prefix(b, a))
+            keep = len(common_prefix(b, a))
             supply += len(a) - len(b)
             if len(b) > keep and (self.current[cell] != self.before[cell]
                                   or cand.lift.get(cell, self.before[cell]) in self.seen[cell]
@@ -513,7 +403,7 @@ class Tracker:
         alive = self._alive
         for cand in [c for c in alive if self._forward(c)] or alive:
             for cell, (b, a) in self._next_step(cand).items():
-                common = _common_prefix(b, a)
+                common = common_prefix(b, a)
                 replaced = len(common) < len(b) and self.observe(common) not in self.seen[cell]
                 kind = "capture" if a and replaced else "move" if a else "lift"
                 if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
@@ -538,11 +428,11 @@ class Tracker:
                 if pieces == was:
                     continue
                 value = observe(pieces)
-                common = _common_prefix(was, pieces)
+                common = common_prefix(was, pieces)
                 lifted = len(common) in (len(was), len(pieces)) or observe(common) in seen[cell]
                 later = set()
                 for a, b in zip(steps[k:], steps[k + 1:], strict=False):
-                    later |= {observe(_common_prefix(a[cell], b[cell])), observe(b[cell])}
+                    later |= {observe(common_prefix(a[cell], b[cell])), observe(b[cell])}
                 later.discard(value)
                 done = current[cell] == value or value in seen[cell] and current[cell] in later
                 if not (lifted and done):

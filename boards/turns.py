@@ -1,0 +1,122 @@
+"""A legal turn's physical effect: what each cell it changes holds before, during and
+after it, and what the sensors may show meanwhile. The tracker matches these against
+the board."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+
+import rules
+
+Observe = Callable[[tuple[str, ...]], Hashable]
+
+
+@dataclass
+class Candidate:
+    """One legal turn and what it does to each cell it changes."""
+
+    move: Hashable
+    text: str
+    before: dict[str, tuple[str, ...]]
+    after: dict[str, tuple[str, ...]]
+    allowed: dict[str, frozenset]  # cell -> observations it may show mid-turn
+    final: dict[str, Hashable]  # cell -> observation once the turn is done
+    lift: dict[str, Hashable]  # cell -> observation that must have been seen (piece replaced)
+    silent: bool = field(default=False)  # the sensors see no change at all
+    # cell -> observations a stage of the turn shows there, each seen once (a stone placed
+    # and lifted again within the turn)
+    passing: dict[str, frozenset] = field(default_factory=dict)
+    # The piece count: cells a piece leaves (and whether the sensor sees it go), cells
+    # where the sensor shows a piece arriving, and how many pieces come from the stock.
+    gives: tuple[tuple[str, bool], ...] = ()
+    takes: dict[str, frozenset] = field(default_factory=dict)
+    stock: int = 0
+    steps: tuple[dict[str, tuple[str, ...]], ...] = ()  # the pieces of each stage, then after
+    first_step: dict[str, int] = field(default_factory=dict)  # cell -> its first stage (>0 only)
+
+
+def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return [pieces[:k] for k in range(len(pieces) + 1)]
+
+
+def common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def _first_steps(before: dict[str, tuple], steps: list[dict[str, tuple]]) -> dict[str, int]:
+    """For a turn of several stages: each cell whose first change comes after stage 0."""
+    if len(steps) < 2:
+        return {}
+    first = {}
+    for cell, was in before.items():
+        for k, step in enumerate(steps):
+            if step[cell] != was:
+                if k:
+                    first[cell] = k
+                break
+    return first
+
+
+def effect(state: rules.GameState, move: Hashable, start: frozenset,
+           before_pieces: dict[str, tuple[str, ...]], before_obs: dict[str, Hashable],
+           observe: Observe) -> Candidate:
+    """What ``move`` does on the board, cell by cell. ``start``: the items of
+    ``state.physical()``; ``before_pieces``/``before_obs``: every cell's pieces and what
+    its sensor shows, at the start of the turn."""
+    # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
+    middle = state.stages(move) if hasattr(state, "stages") else []
+    state.push(move)
+    after_phys = state.physical()
+    state.pop()
+    before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
+    left: Counter[str] = Counter()
+    came: Counter[str] = Counter()
+    gives: list[tuple[str, bool]] = []
+    takes: dict[str, frozenset] = {}
+    steps: list[dict[str, tuple[str, ...]]] = [{} for _ in range(len(middle) + 1)]
+    changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
+    for stage in middle:
+        changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
+    for cell in changed:
+        b, a = before_pieces[cell], after_phys.get(cell, ())
+        passes = [stage.get(cell, ()) for stage in middle]
+        if a == b and all(p == b for p in passes):
+            continue
+        before[cell], after[cell] = b, a
+        shown = prefixes(b) + prefixes(a)
+        for p in passes:
+            shown += prefixes(p)
+        allowed[cell] = frozenset(observe(p) for p in shown)
+        final[cell] = observe(a)
+        common = common_prefix(b, a)
+        if common != b and common != a:
+            lift[cell] = observe(common)
+        ends = (before_obs[cell], final[cell])
+        shows = frozenset(v for v in map(observe, passes) if v not in ends)
+        if shows:
+            passing[cell] = shows
+        # Pieces leaving and arriving, stage by stage, for the piece count below.
+        seq = [b, *passes, a]
+        for x, y in zip(seq, seq[1:], strict=False):
+            k = len(common_prefix(x, y))
+            left.update(x[k:])
+            came.update(y[k:])
+            if len(x) > k:
+                gives.append((cell, observe(x) != observe(x[:k])))
+        for k, pieces in enumerate([*passes, a]):
+            steps[k][cell] = pieces
+        if len(a) > len(common) and final[cell] != before_obs[cell]:
+            takes[cell] = shows | {final[cell]}
+        elif shows:
+            takes[cell] = shows
+    silent = all(final[c] == before_obs[c] for c in final) and all(
+        lift[c] == before_obs[c] for c in lift) and not passing
+    stock = sum((came - left).values())
+    return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
+                     silent, passing, tuple(gives), takes, stock, tuple(steps),
+                     _first_steps(before, steps))
