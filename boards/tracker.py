@@ -389,6 +389,16 @@ class Tracker:
         """Whether the sensor of ``cell`` shows anything there now."""
         return self.current[cell] != self.observe(())
 
+    def pieces_now(self, cell: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What stands on ``cell`` as far as the tracker can tell, and what of its pieces is
+        in hand: the longest part of the turn's start stack the sensor agrees with; a piece
+        put down where none was is ``("?",)`` until a move says what it is."""
+        before = self.before_pieces[cell]
+        for k in range(len(before), -1, -1):
+            if self.observe(before[:k]) == self.current[cell]:
+                return before[:k], before[k:]
+        return (*before, "?"), ()
+
     def lifted(self) -> list[str]:
         """Cells whose pieces (some of them) are in hand."""
         return sorted(c for c in self.differing if self.current[c] in self._in_hand_allowed(c))

@@ -40,8 +40,8 @@ def render(service: BoardService, color: bool = True) -> str:
             if name is None:
                 row.append("   ")
                 continue
-            present = tracker.occupied(name)
-            text = f" {symbol(tracker.before_pieces[name], present):<2}"
+            on_board, _ = tracker.pieces_now(name)
+            text = f" {symbol(on_board, tracker.occupied(name)):<2}"
             role = service.frame.get(name)
             if color and role:
                 text = _bg(hints.PALETTE[role]) + text + RESET

@@ -15,18 +15,13 @@ def geometry_json(state: rules.GameState) -> dict:
 
 def cell_view(service: BoardService, name: str, shown: list) -> dict:
     tracker = service.tracker
-    present = bool(tracker.current[name])
-    before = list(tracker.before_pieces[name])
+    on_board, in_hand = tracker.pieces_now(name)
     role = service.frame.get(name)
     led = list(shown[service.layout.cell_led[name]])
-    if present:
-        pieces = before if before else ["?"]  # a piece put down, not yet known which
-    else:
-        pieces = []
     view = {
-        "present": present,
-        "pieces": pieces,
-        "in_hand": before if not present and before else [],
+        "present": tracker.occupied(name),
+        "pieces": list(on_board),
+        "in_hand": list(in_hand),
         "led": led,
         "role": role,
     }

@@ -84,3 +84,20 @@ def test_prompt_blinks_the_candidate_cells():
     lit = [hints.plan(tracker, 1.0 + k / 8) for k in range(8)]
     assert any(f == {} for f in lit) and any(set(f.values()) == {"choice"} for f in lit)
     assert {"b2", "c2"} <= set(next(f for f in lit if f))
+
+
+def test_pieces_now_follow_the_sensor():
+    from boards.layout import load_layout, shipped_layouts
+    from boards.sensing import observer
+
+    state = rules.new_game("teblo")
+    for m in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12"]:
+        state.push_str(m)
+    hall = Tracker(state.clone(), observe=observer(load_layout(shipped_layouts()["teblo-hall"])))
+    hall.change("b2", "block", 1.0)  # the pawn lifted off its block
+    assert hall.pieces_now("b2") == (("yellow-block",), ("yellow",))
+    reeds = Tracker(state.clone())
+    reeds.change("c3", True, 1.0)  # something put down on an empty square
+    assert reeds.pieces_now("c3") == (("?",), ())
+    reeds.change("c3", False, 1.5)
+    assert reeds.pieces_now("c3") == ((), ())
