@@ -97,7 +97,7 @@ def test_pieces_now_follow_the_sensor():
     hall.change("b2", "block", 1.0)  # the pawn lifted off its block
     assert hall.pieces_now("b2") == (("yellow-block",), ("yellow",))
     reeds = Tracker(state.clone())
-    reeds.change("c3", True, 1.0)  # something put down on an empty square
-    assert reeds.pieces_now("c3") == (("?",), ())
-    reeds.change("c3", False, 1.5)
-    assert reeds.pieces_now("c3") == ((), ())
+    reeds.change("l1", True, 1.0)  # something put down on a box, where no move goes
+    assert reeds.pieces_now("l1") == (("?",), ())
+    reeds.change("l1", False, 1.5)
+    assert reeds.pieces_now("l1") == ((), ())
