@@ -87,7 +87,11 @@ def cmd_replay(args) -> int:
     def emit(item: dict) -> None:
         print(json.dumps(item), flush=True)
 
-    emit(replay(state, layout, events, where, emit, bounce=args.bounce, seed=args.seed))
+    def warn(message: str) -> None:
+        print(f"sensorboard: {message}", file=sys.stderr, flush=True)
+
+    emit(replay(state, layout, events, where, emit, bounce=args.bounce, seed=args.seed,
+                warn=warn))
     return 0
 
 

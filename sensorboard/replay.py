@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import rules
 from boards.layout import Layout
+from boards.tracker import BUTTONS
 from hardware.clock import VirtualClock
 from sensorboard.service import SCAN_PERIOD, BoardService
 
@@ -102,6 +103,13 @@ class VirtualRun:
             self.k += 1
         self.clock.set(max(target, self.clock.now()))
 
+    def catch_up(self, limit: float = 0.1) -> None:
+        """Let changes still settling on the board (bounce, debouncing) arrive before a
+        button press or an answer, which the player gives to the board they see."""
+        end = self.clock.now() + limit
+        while not self._quiet() and self.k * SCAN_PERIOD < end:
+            self.scan_until(self.k * SCAN_PERIOD + SCAN_PERIOD / 2)
+
     def settle(self) -> None:
         """Let the clock run on until nothing more can happen by itself."""
         limit = self.clock.now() + SETTLE_LIMIT
@@ -112,7 +120,8 @@ class VirtualRun:
 
 
 def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], where: str,
-           emit: Callable[[dict], None], *, bounce: float = 0.003, seed: int = 0) -> dict:
+           emit: Callable[[dict], None], *, bounce: float = 0.003, seed: int = 0,
+           warn: Callable[[str], None] = lambda message: None) -> dict:
     """Run ``events`` through the whole pipeline; returns the final line."""
     clock = VirtualClock()
     service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed)
@@ -127,11 +136,18 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
         elif ev.op == "place":
             service.sim_place(ev.arg)
         else:
+            if ev.op == "press" and ev.arg not in BUTTONS:
+                raise InputError(f"{here}: press: unknown button {ev.arg!r}; buttons: "
+                                 f"{', '.join(BUTTONS)}")
+            run.catch_up()
             out = service.choose(ev.arg) if ev.op == "choose" else service.press(ev.arg)
             for item in out:
                 if item["type"] == "rejected":
-                    raise InputError(f"{here}: {ev.op}: {item['reason']}")
-                emit(item)
+                    # An answer when no question is open (or not one offered) is a player's
+                    # slip, not malformed input: said on stderr, and the replay goes on.
+                    warn(f"{here}: {ev.op}: {item['reason']}")
+                else:
+                    emit(item)
     run.settle()
     for item in service.flush():
         emit(item)

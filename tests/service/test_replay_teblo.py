@@ -219,3 +219,13 @@ def test_pawn_lifted_and_put_down_within_one_scan_is_a_step():
     """Both changes confirmed by the same scan: no order is known, so the step it is."""
     out, final = run([ev(0.5, "lift", "a1"), ev(0.5, "place", "a2")], layout=REEDS)
     assert moves(out) == ["a1-a2"]
+
+
+def test_answer_given_right_after_the_place_waits_for_the_board_to_settle():
+    state = position_with_pawn_on_block()
+    events = script(state, state.move_stack)
+    t = events[-1]["t"] + 1
+    events += [ev(t, "lift", "b2"), ev(t + 0.5, "place", "c2"),
+               {"t": t + 0.501, "op": "choose", "value": "b2-c2"}]
+    out, final = run(events)
+    assert moves(out)[-1] == "b2-c2"

@@ -145,7 +145,6 @@ def test_cli_replay_prints_json_lines_and_final():
     ('{"t": 0, "op": "lift", "cell": "c3"}\n', r"<stdin>:1: lift c3: there is no piece on c3"),
     ('{"t": "soon", "op": "lift", "cell": "c1"}\n', r"<stdin>:1: 't' must be a number"),
     ('[1, 2]\n', r"<stdin>:1: expected a JSON object"),
-    ('{"t": 0, "op": "choose", "value": "e4-e5"}\n', r"<stdin>:1: choose: no question is open"),
     ('{"t": 0, "op": "press", "button": "bell"}\n', r"<stdin>:1: press: unknown button 'bell'"),
 ])
 def test_cli_malformed_input_is_one_line_and_exit_2(text, message):
@@ -194,3 +193,12 @@ def test_physical_clock_button_commits_through_the_gpio_pin():
         clock.advance(0.002)
         out += service.step()
     assert [x["move"] for x in out if x["type"] == "move"] == ["e1"]
+
+
+def test_cli_answer_without_a_question_is_a_warning_and_the_replay_goes_on():
+    lines = [{"t": 0, "op": "choose", "value": "e4-e5"}, ev(0.5, "lift", "e4"),
+             ev(1.0, "place", "de45")]
+    proc = cli("replay", "--game", "tessella", "-", stdin="\n".join(json.dumps(x) for x in lines))
+    assert proc.returncode == 0
+    assert "<stdin>:1: choose: no question is open" in proc.stderr
+    assert [json.loads(x)["type"] for x in proc.stdout.splitlines()] == ["move", "final"]
