@@ -87,16 +87,20 @@ def layout_for_game(game: str) -> Layout:
     return load_layout(layouts[game])
 
 
-def load_layout(path: str | Path) -> Layout:
-    path = str(path)
+def read_toml(path: str, error: type[ValueError]) -> dict:
+    """The tables of a TOML file; a file that cannot be read raises ``error`` naming it."""
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except OSError as e:
-        raise LayoutError(f"{path}: cannot read: {e.strerror}") from None
+        raise error(f"{path}: cannot read: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
-        raise LayoutError(f"{path}: not valid TOML: {e}") from None
-    return parse_layout(data, path)
+        raise error(f"{path}: not valid TOML: {e}") from None
+
+
+def load_layout(path: str | Path) -> Layout:
+    path = str(path)
+    return parse_layout(read_toml(path, LayoutError), path)
 
 
 def parse_layout(data: dict, path: str = "<layout>") -> Layout:

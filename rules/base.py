@@ -40,10 +40,15 @@ class GameState(ABC):
     PLAYERS: ClassVar[tuple[str, ...]]
     GEOMETRY: ClassVar[Geometry]
 
+    # States keep ``_turn`` (1 + the index of the player to move in PLAYERS) and ``_stack``
+    # (the moves pushed); a game that keeps them otherwise overrides the two properties.
+    _turn: int
+    _stack: list
+
     @property
-    @abstractmethod
     def to_move(self) -> str:
         """The player whose turn it is."""
+        return self.PLAYERS[self._turn - 1]
 
     @abstractmethod
     def legal_moves(self) -> list:
@@ -82,9 +87,9 @@ class GameState(ABC):
         """What stands on the board: ``{cell: (piece, ...)}`` bottom to top, occupied cells only."""
 
     @property
-    @abstractmethod
     def move_stack(self) -> list:
         """The moves pushed so far, oldest first."""
+        return list(self._stack)
 
     def is_legal(self, move: Hashable) -> bool:
         return self.outcome() is None and move in self.legal_moves()

@@ -225,14 +225,6 @@ class TebloState(GameState):
 
     # -- queries ---------------------------------------------------------------------------
 
-    @property
-    def to_move(self) -> str:
-        return PLAYERS[self._turn - 1]
-
-    @property
-    def move_stack(self) -> list[Move]:
-        return list(self._stack)
-
     def pawn(self, player: str) -> str:
         """The square of ``player``'s pawn."""
         return CELLS[self._pawn[PLAYERS.index(player) + 1]]

@@ -115,14 +115,6 @@ class TessellaState(GameState):
         self._stack: list[Move] = []
         self._legal: list[Move] | None = None
 
-    @property
-    def to_move(self) -> str:
-        return PLAYERS[self._turn - 1]
-
-    @property
-    def move_stack(self) -> list[Move]:
-        return list(self._stack)
-
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
             self._legal = self._generate()

@@ -188,14 +188,6 @@ class TulagaState(GameState):
 
     # --- contract -------------------------------------------------------------------
 
-    @property
-    def to_move(self) -> str:
-        return PLAYERS[self._turn - 1]
-
-    @property
-    def move_stack(self) -> list[Move]:
-        return list(self._stack)
-
     def piles(self, player: str) -> tuple[int, int]:
         """``(simple, rank)`` stones in ``player``'s pile."""
         p = PLAYERS.index(player) + 1

@@ -18,9 +18,8 @@ A fault is one :class:`ConfigError` naming the file, the key and what is wrong.
 
 from __future__ import annotations
 
-import tomllib
-
 import rules
+from boards.layout import read_toml
 from sensorboard.service import BACKENDS
 
 TOP = {"game": str, "backend": str, "layout": str, "records": str}
@@ -34,13 +33,7 @@ class ConfigError(ValueError):
 def load_config(path: str) -> dict:
     """The settings of ``path`` as ``run`` options: game, backend, layout, records, web,
     host, port, token (only those the file sets)."""
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    data = read_toml(path, ConfigError)
 
     def fail(key: str, what: str) -> ConfigError:
         return ConfigError(f"{path}: {key}: {what}")

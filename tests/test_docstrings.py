@@ -1,0 +1,15 @@
+"""The usage shown in docstrings runs as written."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.teblo",
+           "boards.tracker", "boards.sensing", "hardware.buttons"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
