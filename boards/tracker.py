@@ -107,7 +107,6 @@ class Tracker:
         self.pending: list[Candidate] = []
         self.prompt = None
         self.error = None
-        self.next_turn_started = False
         self._alive: list[Candidate] = []
 
     @property
@@ -293,9 +292,7 @@ class Tracker:
 
     def _evaluate(self, t: float) -> list[Event]:
         if self.prompt:
-            if not self.alive() or not self.differing:
-                self.next_turn_started = True
-            return []
+            return []  # the question stays open; the answer commits, then the board is read
         alive = self._alive = self.alive()
         if not alive:
             fits = [c for c in self.pending if self._next_turn_fits(c)]
@@ -304,7 +301,6 @@ class Tracker:
                 self.pending = []
                 if len(fits) == 1:
                     return self._commit(fits[0], t)
-                self.next_turn_started = True
                 return self._ask(fits, t)
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
