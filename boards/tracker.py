@@ -157,15 +157,20 @@ class Tracker:
     def _pieces_balance(self, cand: Candidate) -> bool:
         """No piece has arrived that neither left a cell of ``cand`` nor came from the
         stock: a Teblo pawn cannot land on b1 before it has left a1."""
+        return self._excess(cand)[0] <= 0
+
+    def _excess(self, cand: Candidate) -> tuple[int, list[str]]:
+        """How many more pieces have arrived on cells of ``cand`` than have left its cells
+        or come from the stock, and the cells where they arrived."""
         current, before = self.current, self.before
-        arrived = sum(1 for cell, shows in cand.takes.items()
-                      if current[cell] in shows and current[cell] != before[cell])
-        if arrived <= cand.stock:
-            return True
+        arrived = [cell for cell, shows in cand.takes.items()
+                   if current[cell] in shows and current[cell] != before[cell]]
+        if len(arrived) <= cand.stock:
+            return len(arrived) - cand.stock, arrived
         departed = sum(1 for cell, visible in cand.gives
                        if not visible or current[cell] != before[cell]
                        or cell in cand.lift and cand.lift[cell] in self.seen[cell])
-        return arrived <= departed + cand.stock
+        return len(arrived) - departed - cand.stock, arrived
 
     def complete(self, cand: Candidate) -> bool:
         for cell, value in cand.final.items():
@@ -190,18 +195,7 @@ class Tracker:
             for cell in self.differing
             if self.current[cell] not in cand.allowed.get(cell, ())
         }
-        arrived, departed, supply = [], 0, 0
-        for cell, b in cand.before.items():
-            a = cand.after[cell]
-            keep = len(common_prefix(b, a))
-            supply += len(a) - len(b)
-            if len(b) > keep and (self.current[cell] != self.before[cell]
-                                  or cand.lift.get(cell, self.before[cell]) in self.seen[cell]
-                                  and cell in cand.lift):
-                departed += 1
-            if len(a) > keep and cell in self.differing and self.current[cell] == cand.final[cell]:
-                arrived.append(cell)
-        excess = len(arrived) - departed - max(supply, 0)
+        excess, arrived = self._excess(cand)
         for cell in sorted(arrived)[:max(excess, 0)]:
             wrong[cell] = describe(self.before_pieces[cell])
         return wrong
