@@ -29,6 +29,9 @@ BLINK_HZ = 2.0
 
 def plan(tracker: Tracker, now: float) -> dict[str, str]:
     """The role of every lit cell at time ``now``; unlit cells are absent."""
+    if tracker.restoring:  # a move taken back: put the board as it was before it
+        return {cell: "wrong" if not tracker.before_pieces[cell] else "missing"
+                for cell in tracker.differing}
     if tracker.error is not None:
         return {cell: ("wrong" if should == "empty" else "missing")
                 for cell, should in tracker.error.cells.items()}

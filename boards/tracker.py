@@ -32,7 +32,7 @@ import rules
 
 from .turns import Candidate, Observe, common_prefix, effect, prefixes
 
-BUTTONS = ("clock", "hint")
+BUTTONS = ("clock", "hint", "takeback")
 HINT_SECONDS = 4.0
 
 
@@ -63,7 +63,14 @@ class Rejected(NamedTuple):
     reason: str
 
 
-Event = Committed | Error | Prompt | Rejected
+class TakenBack(NamedTuple):
+    t: float
+    ply: int  # the ply that was taken back
+    player: str
+    move: str
+
+
+Event = Committed | Error | Prompt | Rejected | TakenBack
 
 
 def describe(pieces: tuple[str, ...]) -> str:
@@ -107,6 +114,7 @@ class Tracker:
         self.pending: list[Candidate] = []
         self.prompt = None
         self.error = None
+        self.restoring = False
         self._alive: list[Candidate] = []
 
     @property
@@ -227,9 +235,11 @@ class Tracker:
         if button == "hint":
             self.hint_until = t + HINT_SECONDS
             return []
+        if button == "takeback":
+            return self._take_back(t)
         if button != "clock":
             return [Rejected(t, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")]
-        if self.prompt:
+        if self.prompt or self.restoring:
             return []
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
         if len(pending) == 1:
@@ -261,6 +271,18 @@ class Tracker:
                                 f"{', '.join(self.prompt.options)}")]
         return self._commit(chosen[0], t)
 
+    def _take_back(self, t: float) -> list[Event]:
+        """Undo the last committed move (the players saw it go wrong). The board is then
+        put back as it was before that move, guided by the LEDs, before play goes on."""
+        if not self.state.move_stack:
+            return []
+        ply = len(self.state.move_stack)
+        move = self.state.pop()
+        self._start_turn()
+        self.restoring = bool(self.differing)
+        self.last_commit = None
+        return [TakenBack(t, ply, self.state.to_move, self.state.move_str(move))]
+
     def tick(self, now: float) -> list[Event]:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
         due = self.next_timer()
@@ -271,7 +293,8 @@ class Tracker:
 
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
-        if self.error is None and self.differing and not self.prompt and not self._alive:
+        if (self.error is None and self.differing and not self.prompt and not self._alive
+                and not self.restoring):
             return self.last_change + self.error_delay
         return None
 
@@ -287,6 +310,9 @@ class Tracker:
     def _evaluate(self, t: float) -> list[Event]:
         if self.prompt:
             return []  # the question stays open; the answer commits, then the board is read
+        if self.restoring:
+            self.restoring = bool(self.differing)  # play goes on once the board is put back
+            return []
         alive = self._alive = self.alive()
         if not alive:
             fits = [c for c in self.pending if self._next_turn_fits(c)]

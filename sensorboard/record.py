@@ -38,6 +38,10 @@ class Recorder:
         if event.get("type") == "move":
             self.moves.append(event["move"])
             self._write_record()
+        elif event.get("type") == "takeback" and self.moves:
+            self.moves.pop()
+            self.result = "*"
+            self._write_record()
         elif event.get("type") == "end":
             self.result = event["result"]
             self._write_record()

@@ -12,7 +12,7 @@ import rules
 from boards import hints
 from boards.layout import Layout
 from boards.sensing import classify, observer
-from boards.tracker import Committed, Error, Event, Prompt, Rejected, Tracker
+from boards.tracker import Committed, Error, Event, Prompt, Rejected, TakenBack, Tracker
 from hardware.analog import ValueDebouncer
 from hardware.base import Clock, LedStrip, SensorMatrix
 from hardware.debounce import Debouncer
@@ -40,6 +40,9 @@ def event_json(event: Event) -> dict:
         return {"type": "prompt", "t": t, "options": event.options}
     if isinstance(event, Rejected):
         return {"type": "rejected", "t": t, "reason": event.reason}
+    if isinstance(event, TakenBack):
+        return {"type": "takeback", "t": t, "ply": event.ply, "player": event.player,
+                "move": event.move}
     raise TypeError(event)
 
 

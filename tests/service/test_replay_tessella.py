@@ -202,3 +202,36 @@ def test_cli_answer_without_a_question_is_a_warning_and_the_replay_goes_on():
     assert proc.returncode == 0
     assert "<stdin>:1: choose: no question is open" in proc.stderr
     assert [json.loads(x)["type"] for x in proc.stdout.splitlines()] == ["move", "final"]
+
+
+def test_takeback_undoes_the_last_move_once_the_board_is_put_back():
+    events = [ev(0.0, "lift", "c1"), ev(0.5, "place", "c2"),
+              {"t": 1.5, "op": "press", "button": "takeback"},
+              ev(2.0, "lift", "c2"), ev(2.5, "place", "c1"),      # the board put back
+              ev(3.5, "lift", "e4"), ev(4.0, "place", "de45")]
+    out, final = run("tessella", events)
+    kinds = [(x["type"], x.get("move")) for x in out]
+    assert kinds == [("move", "c1-c2"), ("takeback", "c1-c2"), ("move", "e4-de45")]
+    assert [x["ply"] for x in out] == [1, 1, 1]
+    assert "c2" not in final["position"] and final["position"]["c1"] == ["clear"]
+    assert not [x for x in out if x["type"] == "error"]
+
+
+def test_takeback_lights_what_to_put_back_and_the_record_drops_the_move(tmp_path):
+    import rules as rules_
+    from boards import hints
+    from boards.tracker import Tracker
+    from sensorboard.record import Recorder
+
+    tracker = Tracker(rules_.new_game("tessella"))
+    recorder = Recorder(tmp_path, "tessella", ("clear", "dark"))
+    from sensorboard.service import event_json
+
+    for e in tracker.change("c1", False, 0.0) + tracker.change("c2", True, 0.5):
+        recorder.event(event_json(e))
+    assert "1. c1-c2" in (tmp_path / "record.txt").read_text()
+    for e in tracker.press("takeback", 1.0):
+        recorder.event(event_json(e))
+    assert hints.plan(tracker, 1.1) == {"c1": "missing", "c2": "wrong"}
+    assert "c1-c2" not in (tmp_path / "record.txt").read_text()
+    assert tracker.state.move_stack == [] and tracker.state.to_move == "clear"

@@ -13,7 +13,7 @@ const ROLE_SHORT = {
   wrong: "error, should be empty", missing: "error, a piece belongs here",
   last: "last move", choice: "question candidate", winner: "winner", cut: "would cut a path",
 };
-const BUTTON_LABELS = { clock: "Clock (end turn)", hint: "Hint" };
+const BUTTON_LABELS = { clock: "Clock (end turn)", hint: "Hint", takeback: "Take back" };
 const PIECE_COLOURS = {
   clear: "#f7f5ee", dark: "#34302b", black: "#151515", white: "#fbfbfb",
   yellow: "#f2c200", red: "#c62828", blue: "#1e5bc6", green: "#2e7d32",
