@@ -41,7 +41,7 @@ def parse_command(line: str, cells: tuple[str, ...]) -> tuple[str, str] | str:
     if op == "choose" and len(args) >= 1:
         return (op, " ".join(args))
     return f"unknown command {line.strip()!r}; commands: lift CELL, place CELL, " \
-           "press clock|hint, choose OPTION, quit"
+           "press clock|hint|takeback, choose OPTION, quit"
 
 
 def _stdin_lines(q: queue.Queue) -> None:
@@ -98,7 +98,7 @@ def run_live(args, layout: Layout) -> int:
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"record in {folder}/")
     if reading:
-        print("commands: lift CELL, place CELL, press clock|hint, choose OPTION, quit")
+        print("commands: lift CELL, place CELL, press clock|hint|takeback, choose OPTION, quit")
     view = TerminalView(tty)
     done_at = None
     try:
