@@ -69,6 +69,10 @@ class TerminalView:
                 print(f"  error: put right {item['cells']}")
             elif item["type"] == "prompt":
                 print(f"  question: {' | '.join(item['options'])}")
+            elif item["type"] == "takeback":
+                print(f"  taken back: move {item['ply']} {item['move']}; put the board back")
+            elif item["type"] == "rejected":
+                print(f"  sensorboard: {item['reason']}")
         top = self.header + "\n" if self.header and self.tty else ""
         print(("\x1b[2J\x1b[H" if self.tty else "") + top + picture + "\n", flush=True)
         self.shown = picture
@@ -128,10 +132,8 @@ def run_live(args, layout: Layout) -> int:
                     elif op == "place":
                         service.sim_place(arg)
                     else:
-                        out = service.choose(arg) if op == "choose" else service.press(arg)
-                        for item in out:
-                            if item["type"] == "rejected":
-                                print(f"sensorboard: {item['reason']}")
+                        view.update(service, service.choose(arg) if op == "choose"
+                                    else service.press(arg))
                 except ValueError as e:
                     print(f"sensorboard: {e}")
             view.update(service, service.step())
