@@ -7,6 +7,8 @@ import pytest
 import rules
 from rules.tessella import CELLS, Move
 
+from .helpers import perft
+
 # --- a deliberately naive second implementation: doubled coordinates, dicts, no tables ---
 
 FILES = "abcde"
@@ -74,17 +76,6 @@ def naive_perft(board, me, depth):
         return 1
     other = "dark" if me == "clear" else "clear"
     return sum(naive_perft(naive_apply(board, m), other, depth - 1) for m in naive_moves(board, me))
-
-
-def perft(state, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in state.legal_moves():
-        state.push(move)
-        total += perft(state, depth - 1)
-        state.pop()
-    return total
 
 
 def start_board():

@@ -8,6 +8,8 @@ import pytest
 import rules
 from rules.tulaga import GEOMETRY, Move
 
+from .helpers import perft
+
 # --- a deliberately naive second implementation: dict board, every window, every centre ---
 
 FILES = "abcdefghi"
@@ -216,16 +218,6 @@ def test_start_perft_matches_naive():
         total += compare(state, apply_all=False)
         state.pop()
     assert total == 81 * 80
-
-    def perft(s, depth):
-        if depth == 0:
-            return 1
-        n = 0
-        for m in s.legal_moves():
-            s.push(m)
-            n += perft(s, depth - 1)
-            s.pop()
-        return n
 
     assert perft(state, 3) == 81 * 80 * 79  # no Tulaga is possible in three plies
 
