@@ -2,9 +2,8 @@
 position to the next. Used to script demo games and to test the tracker with every legal
 order of events.
 
-A game module may offer ``state.stages(move)``: the physical positions a turn passes
-through between before and after (a Tulaga stone placed, then lifted with its row).
-Without it a turn goes straight from before to after.
+``state.stages(move)`` gives the physical positions a turn passes through between before
+and after (a Tulaga stone placed, then lifted with its row); most turns have none.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ import rules
 def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
     """The physical positions of a turn: before, any intermediate stages, after."""
     before = state.physical()
-    middle = state.stages(move) if hasattr(state, "stages") else []
+    middle = state.stages(move)
     state.push(move)
     after = state.physical()
     state.pop()

@@ -45,9 +45,8 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
             return {}
         return {cell: "winner" for cell, pieces in tracker.state.physical().items()
                 if any(p.startswith(outcome.winner) for p in pieces)}
-    cutting = getattr(tracker.state, "cutting_placements", None)
-    if cutting is not None and now < tracker.hint_until and not tracker.differing:
-        return {cell: "cut" for cell in cutting()}
+    if now < tracker.hint_until and not tracker.differing:
+        return {cell: "cut" for cell in tracker.state.hint_cells()}
     if tracker.differing:
         frame = {cell: "lifted" for cell in tracker.lifted()}
         frame.update(tracker.targets())

@@ -69,7 +69,7 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     ``state.physical()``; ``before_pieces``/``before_obs``: every cell's pieces and what
     its sensor shows, at the start of the turn."""
     # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
-    middle = state.stages(move) if hasattr(state, "stages") else []
+    middle = state.stages(move)
     state.push(move)
     after_phys = state.physical()
     state.pop()

@@ -17,7 +17,7 @@ import importlib
 import importlib.util
 from types import ModuleType
 
-from .base import GameState, Outcome
+from .base import CHANCE, GameState, Outcome
 from .errors import (
     IllegalMoveError,
     MoveSyntaxError,
@@ -27,7 +27,7 @@ from .errors import (
 )
 
 __all__ = [
-    "GAMES", "GameState", "Outcome", "new_game", "from_position", "game_module",
+    "CHANCE", "GAMES", "GameState", "Outcome", "new_game", "from_position", "game_module",
     "RulesError", "UnknownGameError", "MoveSyntaxError", "IllegalMoveError", "PositionError",
 ]
 

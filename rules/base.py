@@ -14,6 +14,9 @@ from typing import ClassVar, NamedTuple
 from .errors import IllegalMoveError
 from .geometry import Geometry
 
+#: ``state.to_move`` at a chance node (a die roll): its moves are ``chance_outcomes()``.
+CHANCE = "chance"
+
 
 class Outcome(NamedTuple):
     """How a game ended: ``winner`` is a player name, or ``None`` for a tie."""
@@ -85,6 +88,28 @@ class GameState(ABC):
     @abstractmethod
     def physical(self) -> dict[str, tuple[str, ...]]:
         """What stands on the board: ``{cell: (piece, ...)}`` bottom to top, occupied cells only."""
+
+    # --- hooks a game may offer; the defaults say "nothing of the kind" ----------------
+
+    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        """At a chance node (``to_move == rules.CHANCE``) each outcome with its probability
+        (they sum to 1); elsewhere ``[]``. An outcome is pushed like a move."""
+        return []
+
+    def stages(self, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
+        """The physical positions a turn passes through between before and after, for a
+        turn the hand carries out in stages (a Tulaga stone placed, then lifted with its
+        row); ``[]`` where a move goes straight from before to after."""
+        return []
+
+    def stock_piece(self) -> str:
+        """The piece the side to move puts down from its hand where a move adds one."""
+        return self.to_move
+
+    def hint_cells(self) -> list[str]:
+        """Cells the ``hint`` button lights for the side to move (Teblo: squares where a
+        block would cut a path); ``[]`` where the game has no such hint."""
+        return []
 
     @property
     def move_stack(self) -> list:

@@ -257,6 +257,10 @@ class TebloState(GameState):
         """The piece the side to move puts down from its hand: a blocking piece."""
         return f"{self.to_move}-block"
 
+    def hint_cells(self) -> list[str]:
+        """The ``hint`` button shows the squares where a block would cut a path."""
+        return self.cutting_placements()
+
     def cutting_placements(self) -> list[str]:
         """Empty white squares where a block of the side to move would cut a pawn off (B-4).
 

@@ -208,8 +208,7 @@ class BoardService:
         """Put down the piece lifted last, or else a new piece from the mover's stock."""
         sim = self._sim()
         state = self.tracker.state
-        piece = self._hand.pop() if self._hand else (
-            state.stock_piece() if hasattr(state, "stock_piece") else state.to_move)
+        piece = self._hand.pop() if self._hand else state.stock_piece()
         sim.place(self.layout.cell_sensor[cell], self._strength(piece))
         self._stacks.setdefault(cell, []).append(piece)
 
