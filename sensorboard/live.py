@@ -17,7 +17,7 @@ from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.record import Recorder, new_record_folder
 from sensorboard.service import SCAN_PERIOD, BoardService, result_text
-from sensorboard.terminal import render
+from sensorboard.terminal import move_line, render
 
 LINGER = 3.0  # seconds the finished demo stays on screen
 
@@ -64,7 +64,7 @@ class TerminalView:
             return
         for item in events:
             if item["type"] == "move":
-                print(f"  move {item['ply']}: {item['player']} {item['move']}")
+                print(move_line(item))
             elif item["type"] == "error":
                 print(f"  error: put right {item['cells']}")
             elif item["type"] == "prompt":
@@ -148,7 +148,7 @@ def run_live(args, layout: Layout) -> int:
     except KeyboardInterrupt:
         pass
     for item in service.flush():
-        print(f"  move {item['ply']}: {item['player']} {item['move']}")
+        print(move_line(item))
     recorder.close()
     print(f"{result_text(service.tracker.state)}; record written to {folder}/record.txt")
     return 0

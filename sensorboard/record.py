@@ -13,6 +13,8 @@ import os
 import time
 from pathlib import Path
 
+from sensorboard.numbering import full_moves
+
 
 class Recorder:
     def __init__(self, folder: str | Path, game: str, players: tuple[str, ...],
@@ -50,9 +52,8 @@ class Recorder:
         lines = [f'[{k} "{v}"]' for k, v in self.tags.items()]
         lines.append(f'[Result "{self.result}"]')
         lines.append("")
-        n = len(self.players)
-        for i in range(0, len(self.moves), n):
-            lines.append(f"{i // n + 1}. " + " ".join(self.moves[i:i + n]))
+        for number, group in full_moves(self.moves, len(self.players)):
+            lines.append(f"{number}. " + " ".join(group))
         if self.result != "*":
             lines.append(self.result)
         tmp = self.record_path.with_suffix(".tmp")

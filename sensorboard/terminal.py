@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boards import hints
+from sensorboard.numbering import move_label
 from sensorboard.service import BoardService, result_text
 
 RESET = "\x1b[0m"
@@ -55,8 +56,14 @@ def render(service: BoardService, color: bool = True) -> str:
                        for r in roles)
     status = result_text(state) if state.outcome() else f"{state.to_move} to move"
     moves = [state.move_str(m) for m in state.move_stack]
-    lines.append(f"{status}; ply {len(moves)}; last: {moves[-1] if moves else '-'}")
+    last = f"{move_label(len(moves), len(state.PLAYERS))} {moves[-1]}" if moves else "-"
+    lines.append(f"{status}; last move: {last}")
     lines.append(f"LEDs: {legend or 'off'}")
     if tracker.prompt:
         lines.append("question: " + " | ".join(tracker.prompt.options))
     return "\n".join(lines)
+
+
+def move_line(item: dict, players: int = 2) -> str:
+    """A committed move as the terminal prints it: ``  1... d5-de45  (dark)``."""
+    return f"  {move_label(item['ply'], players)} {item['move']}  ({item['player']})"

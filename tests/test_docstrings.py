@@ -6,7 +6,8 @@ import importlib
 import pytest
 
 MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.teblo",
-           "boards.tracker", "boards.sensing", "hardware.buttons"]
+           "boards.tracker", "boards.sensing", "hardware.buttons",
+           "sensorboard.numbering"]
 
 
 @pytest.mark.parametrize("name", MODULES)
