@@ -3,17 +3,15 @@
 A linear Hall sensor under each cell reads how strong the magnets above it are, so a
 board can tell an empty cell, a blocking piece, a pawn, and a pawn standing on a block
 apart (different magnets). On a Pi the readings come through an ADC (or the serial
-microcontroller); here the simulated board provides them.
+microcontroller); in tests hardware.sim.SimHallMatrix provides them.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from hardware.base import Address
-from hardware.sim import SimBoard
 
 
 @runtime_checkable
@@ -24,22 +22,6 @@ class AnalogMatrix(Protocol):
     def read(self) -> dict[Address, float]:
         """Field readings of the addresses that read above the noise floor."""
         ...
-
-
-class SimHallMatrix:
-    """Hall sensors under a :class:`SimBoard`: each reads the summed strength of the
-    magnets on its cell, plus seeded noise. Hall sensors do not bounce."""
-
-    def __init__(self, board: SimBoard, noise: float = 0.03, seed: int = 0) -> None:
-        self.board = board
-        self.rows, self.cols = board.rows, board.cols
-        self.noise = noise
-        self._rng = random.Random(seed)
-
-    def read(self) -> dict[Address, float]:
-        jitter = self._rng.uniform
-        return {addr: f + jitter(-self.noise, self.noise)
-                for addr, f in self.board.fields().items()}
 
 
 class ValueChange(NamedTuple):

@@ -1,8 +1,9 @@
-"""The two interfaces every hardware backend implements (sim, gpio, serial)."""
+"""The interfaces every hardware backend implements (sim, gpio, serial, ...): a sensor
+matrix, an LED strip and a button source. hardware.backends opens them by name."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 Address = tuple[int, int]
 """A sensor address: (row, column) in the scan matrix, both from 0."""
@@ -39,4 +40,23 @@ class LedStrip(Protocol):
 
     def shown(self) -> list[RGB]:
         """The frame last pushed by show()."""
+        ...
+
+
+class Press(NamedTuple):
+    """A button press: ``button`` is one of the tracker's buttons (clock, hint, takeback);
+    ``player`` names the side of a per-player clock button, None for a shared button."""
+
+    button: str
+    player: str | None = None
+
+
+@runtime_checkable
+class ButtonSource(Protocol):
+    def poll(self, now: float) -> list[Press]:
+        """The presses completed since the last poll (debounced), oldest first."""
+        ...
+
+    def settled(self) -> bool:
+        """True when no button is between two states."""
         ...

@@ -2,40 +2,62 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from hardware.base import Press
 
 
 class Buttons:
-    """Reads named buttons through the RPi.GPIO API; a press is reported once, when the pin
-    has read LOW for ``window_s`` after reading HIGH.
+    """Reads buttons through the RPi.GPIO API; a press is reported once, when the pin has
+    read LOW for ``window_s`` after reading HIGH.
 
-    >>> # buttons = Buttons(GPIO, {"clock": 21}); buttons.poll(now) -> ["clock"]
+    ``pins`` maps a button to its BCM pin: a name (``"clock"``, a shared button) or a
+    :class:`Press` naming the player whose side it is (one clock button per player).
+
+    >>> # buttons = Buttons(GPIO, {"hint": 20, Press("clock", "red"): 21})
+    >>> # buttons.poll(now) -> [Press("clock", "red")]
     """
 
-    def __init__(self, gpio: Any, pins: dict[str, int], window_s: float = 0.02) -> None:
+    def __init__(self, gpio: Any, pins: Mapping[str | Press, int],
+                 window_s: float = 0.02) -> None:
         self.gpio = gpio
-        self.pins = dict(pins)
+        self.pins: dict[Press, int] = {
+            (key if isinstance(key, Press) else Press(key)): pin for key, pin in pins.items()}
+        if len(set(self.pins.values())) != len(self.pins):
+            raise ValueError(f"two buttons on one GPIO pin: {sorted(self.pins.values())}")
         self.window_s = window_s
         gpio.setmode(gpio.BCM)
         for pin in self.pins.values():
             gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_UP)
-        self._down: dict[str, bool] = {name: False for name in self.pins}
-        self._since: dict[str, float] = {}
+        self._down: dict[Press, bool] = {press: False for press in self.pins}
+        self._since: dict[Press, float] = {}
 
-    def poll(self, now: float) -> list[str]:
+    def poll(self, now: float) -> list[Press]:
         pressed = []
-        for name, pin in self.pins.items():
-            down = self.gpio.input(pin) == self.gpio.LOW
-            if down == self._down[name]:
-                self._since.pop(name, None)
+        low = self.gpio.LOW
+        read = self.gpio.input
+        for press, pin in self.pins.items():
+            down = read(pin) == low
+            if down == self._down[press]:
+                self._since.pop(press, None)
                 continue
-            since = self._since.setdefault(name, now)
+            since = self._since.setdefault(press, now)
             if now - since >= self.window_s - 1e-9:
-                del self._since[name]
-                self._down[name] = down
+                del self._since[press]
+                self._down[press] = down
                 if down:
-                    pressed.append(name)
+                    pressed.append(press)
         return pressed
 
     def settled(self) -> bool:
         return not self._since
+
+    def close(self) -> None:
+        """Release the button pins."""
+        self.gpio.cleanup(list(self.pins.values()))
+
+
+def button_pins(layout: Any) -> dict[str | Press, int]:
+    """The layout's buttons as :class:`Buttons` takes them."""
+    return dict(layout.buttons)

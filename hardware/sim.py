@@ -27,7 +27,10 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hardware.backends import Hardware, HardwareConfig
 from hardware.base import Address, Clock
+from hardware.buttons import Buttons, button_pins
+from hardware.leds import MemoryStrip
 from hardware.matrix import GpioMatrixScanner
 
 with contextlib.redirect_stdout(io.StringIO()):  # fake_rpi prints a banner when imported
@@ -407,6 +410,22 @@ class SimGPIO(fake_rpi.RPi._GPIO):
         return levels
 
 
+class SimHallMatrix:
+    """Hall sensors under a :class:`SimBoard`: each reads the summed strength of the
+    magnets on its cell, plus seeded noise. Hall sensors do not bounce."""
+
+    def __init__(self, board: SimBoard, noise: float = 0.03, seed: int = 0) -> None:
+        self.board = board
+        self.rows, self.cols = board.rows, board.cols
+        self.noise = noise
+        self._rng = random.Random(seed)
+
+    def read(self) -> dict[Address, float]:
+        jitter = self._rng.uniform
+        return {addr: f + jitter(-self.noise, self.noise)
+                for addr, f in self.board.fields().items()}
+
+
 def _channels(channel: int | Iterable[int]) -> list[int]:
     if isinstance(channel, int):
         return [channel]
@@ -456,3 +475,22 @@ def uninstall() -> None:
             sys.modules.pop(name, None)
         else:
             sys.modules[name] = module
+
+
+def open_sim(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
+    """The ``sim`` backend: an empty simulated board (``Hardware.magnets``) under the real
+    scanner on a simulated RPi.GPIO, an in-memory LED strip, and the layout's buttons on
+    the same simulated GPIO."""
+    board = SimBoard(layout.rows, layout.cols, clock=clock, diodes=layout.diodes,
+                     bounce=config.bounce, seed=config.seed)
+    gpio = SimGPIO(board, layout.row_pins, layout.col_pins)
+    matrix: Any
+    if layout.sensor == "analog":
+        matrix = SimHallMatrix(board, seed=config.seed)
+    else:
+        matrix = GpioMatrixScanner(gpio, layout.row_pins, layout.col_pins)
+    buttons = button_pins(layout)
+    return Hardware(
+        name="sim", matrix=matrix, strip=MemoryStrip(layout.led_count),
+        buttons=Buttons(gpio, buttons, config.button_window_s) if buttons else None,
+        magnets=board)

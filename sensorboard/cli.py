@@ -8,8 +8,9 @@ import sys
 
 import rules
 from boards.layout import LayoutError, layout_for_game, load_layout
+from hardware.backends import BackendError, backend_names
 from sensorboard.config import ConfigError
-from sensorboard.service import BACKENDS, ServiceError
+from sensorboard.service import ServiceError
 
 
 class UsageError(Exception):
@@ -39,7 +40,7 @@ def build_parser() -> Parser:
     run.add_argument("--config", help="config file (TOML); flags given here win")
     run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
     run.add_argument("--layout", help="board layout TOML (default: the shipped one)")
-    run.add_argument("--backend", help=f"one of {', '.join(BACKENDS)} (default sim)")
+    run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
     run.add_argument("--records", help="folder for game records (default records)")
@@ -109,9 +110,9 @@ def settle_run_options(args) -> None:
             setattr(args, key, settings.get(key, default))
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
-    if args.backend not in BACKENDS:
+    if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
-                         f"{', '.join(BACKENDS)}")
+                         f"{', '.join(backend_names())}")
 
 
 def cmd_run(args) -> int:
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             print(template(rules.game_module(args.game).NAME, args.name), end="")
             return 0
         return cmd_run(args)
-    except (UsageError, LayoutError, InputError, ServiceError, ConfigError,
+    except (UsageError, LayoutError, InputError, ServiceError, BackendError, ConfigError,
             rules.RulesError) as e:
         print(f"sensorboard: {e}" if not str(e).startswith("sensorboard") else str(e),
               file=sys.stderr)

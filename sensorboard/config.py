@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import rules
 from boards.layout import read_toml
-from sensorboard.service import BACKENDS
+from hardware.backends import backend_names
 
 TOP = {"game": str, "backend": str, "layout": str, "records": str}
 WEB = {"enabled": bool, "host": str, "port": int, "token": str}
@@ -59,9 +59,9 @@ def load_config(path: str) -> dict:
     if "game" in settings and settings["game"] not in rules.GAMES:
         raise fail("game", f"unknown game {settings['game']!r}; valid games: "
                            f"{', '.join(sorted(rules.GAMES))}")
-    if "backend" in settings and settings["backend"] not in BACKENDS:
+    if "backend" in settings and settings["backend"] not in backend_names():
         raise fail("backend", f"unknown backend {settings['backend']!r}; valid backends: "
-                              f"{', '.join(BACKENDS)}")
+                              f"{', '.join(backend_names())}")
     if "port" in web and not 1 <= web["port"] <= 65535:
         raise fail("web.port", f"must be 1..65535, got {web['port']}")
     if "enabled" in web:

@@ -13,6 +13,7 @@ import time
 
 import rules
 from boards.layout import Layout
+from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.record import Recorder, new_record_folder
@@ -81,15 +82,15 @@ class TerminalView:
 def run_live(args, layout: Layout) -> int:
     state = rules.new_game(args.game)
     clock = RealClock()
-    strip = None
-    if args.backend == "gpio":
-        from hardware.leds import NeoPixelStrip
-
-        strip = NeoPixelStrip(layout.led_count, pin=layout.led_pin)
-    folder = new_record_folder(args.records, args.game)
-    recorder = Recorder(folder, args.game, state.PLAYERS, tags={"Board": layout.name})
-    service = BoardService(state, layout, clock=clock, backend=args.backend, strip=strip,
-                           listeners=[recorder.event])
+    hardware = open_backend(args.backend, layout, HardwareConfig(), clock)
+    try:
+        folder = new_record_folder(args.records, args.game)
+        recorder = Recorder(folder, args.game, state.PLAYERS, tags={"Board": layout.name})
+        service = BoardService(state, layout, clock=clock, hardware=hardware,
+                               listeners=[recorder.event])
+    except BaseException:
+        hardware.close()
+        raise
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -150,5 +151,6 @@ def run_live(args, layout: Layout) -> int:
     for item in service.flush():
         print(move_line(item))
     recorder.close()
+    service.close()
     print(f"{result_text(service.tracker.state)}; record written to {folder}/record.txt")
     return 0

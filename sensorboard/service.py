@@ -7,6 +7,7 @@ real or a virtual clock; it does not know which.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import rules
 from boards import hints
@@ -14,14 +15,13 @@ from boards.layout import Layout
 from boards.sensing import classify, observer
 from boards.tracker import Committed, Error, Event, Prompt, Rejected, TakenBack, Tracker
 from hardware.analog import ValueDebouncer
-from hardware.base import Clock, LedStrip, SensorMatrix
+from hardware.backends import Hardware, HardwareConfig, open_backend
+from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
-from hardware.leds import MemoryStrip
 
 SCAN_PERIOD = 0.002
 DEBOUNCE = 0.010
 HOLD_LIMIT = 5 * DEBOUNCE  # longest wait for a neighbour's change to settle
-BACKENDS = ("sim", "gpio", "serial")
 
 
 class ServiceError(ValueError):
@@ -52,6 +52,10 @@ def outcome_json(state: rules.GameState) -> dict | None:
 
 
 class BoardService:
+    """The pipeline on an opened backend (``hardware``), or on the backend named
+    ``backend``, opened here with ``config`` (``bounce`` and ``seed`` shape the simulated
+    contacts). A backend with simulated magnets gets the game's start position on them."""
+
     def __init__(
         self,
         state: rules.GameState,
@@ -59,9 +63,10 @@ class BoardService:
         *,
         clock: Clock,
         backend: str = "sim",
-        strip: LedStrip | None = None,
-        bounce: float = 0.003,
-        seed: int = 0,
+        hardware: Hardware | None = None,
+        config: HardwareConfig | None = None,
+        bounce: float | None = None,
+        seed: int | None = None,
         error_delay: float = 1.0,
         listeners: list[Callable[[dict], None]] | None = None,
     ) -> None:
@@ -69,13 +74,21 @@ class BoardService:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
         self.layout = layout
         self.clock = clock
-        self.backend = backend
         self.listeners = list(listeners or [])
-        self.sim = None
         self.observe = observer(layout)
         self.analog = layout.sensor == "analog"
-        self.scanner: SensorMatrix = self._scanner(backend, state, bounce, seed)
-        self.strip: LedStrip = strip or MemoryStrip(layout.led_count)
+        if hardware is None:
+            config = config or HardwareConfig()
+            tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
+            hardware = open_backend(backend, layout, replace(config, **tweaks), clock)
+        self.hardware = hardware
+        self.backend = hardware.name
+        self.scanner = hardware.matrix
+        self.strip: LedStrip = hardware.strip
+        self.buttons = hardware.buttons
+        self.sim = hardware.magnets
+        if self.sim is not None:
+            self._set_up_pieces(state)
         if self.analog:
             self.debouncer = ValueDebouncer(DEBOUNCE, rest=self.observe(()))
         else:
@@ -83,50 +96,23 @@ class BoardService:
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
         self._held: list = []
         self._held_since = 0.0
-        self.buttons = None
-        gpio = getattr(self.scanner, "gpio", None)
-        if layout.buttons and gpio is not None:
-            from hardware.buttons import Buttons
-
-            self.buttons = Buttons(gpio, layout.buttons)
         self.addr_cell = layout.sensor_cell
         self.frame: dict[str, str] = {}
         self._boot()
 
-    def _scanner(self, backend: str, state: rules.GameState, bounce: float, seed: int):
-        layout = self.layout
-        if backend == "sim":
-            from hardware.sim import SimBoard, sim_scanner
+    def _set_up_pieces(self, state: rules.GameState) -> None:
+        """Put the start position on the simulated magnets, before time starts."""
+        bounce, self.sim.bounce = self.sim.bounce, 0.0
+        self._stacks = {cell: list(p) for cell, p in state.physical().items()}
+        self._hand: list[str] = []
+        for cell, pieces in self._stacks.items():
+            for piece in pieces:
+                self.sim.place(self.layout.cell_sensor[cell], self._strength(piece))
+        self.sim.bounce = bounce
 
-            self.sim = SimBoard(layout.rows, layout.cols, clock=self.clock,
-                                diodes=layout.diodes, bounce=bounce, seed=seed)
-            self.sim.bounce = 0.0  # the set-up position is on the board before time starts
-            self._stacks = {cell: list(p) for cell, p in state.physical().items()}
-            self._hand: list[str] = []
-            for cell, pieces in self._stacks.items():
-                for piece in pieces:
-                    self.sim.place(layout.cell_sensor[cell], self._strength(piece))
-            self.sim.bounce = bounce
-            if self.analog:
-                from hardware.analog import SimHallMatrix
-
-                return SimHallMatrix(self.sim, seed=seed)
-            return sim_scanner(self.sim, layout.row_pins, layout.col_pins)
-        if backend == "gpio" and self.analog:
-            raise ServiceError(f"{layout.path}: analog Hall sensors need an ADC; on a Pi they "
-                               "come through the serial backend (to come); use --backend sim")
-        if backend == "gpio":
-            from hardware.matrix import GpioMatrixScanner
-
-            try:
-                return GpioMatrixScanner.from_rpi(layout.row_pins, layout.col_pins)
-            except (ImportError, RuntimeError) as e:
-                raise ServiceError(f"gpio backend: cannot open RPi.GPIO ({e}); "
-                                   "on a Pi install the 'pi' (or 'pi5') extra") from None
-        if backend == "serial":
-            raise ServiceError("serial backend: the microcontroller bridge is not built yet; "
-                               "use --backend sim or gpio")
-        raise ServiceError(f"unknown backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
+    def close(self) -> None:
+        """Darken the LEDs and release the hardware."""
+        self.hardware.close()
 
     def _boot(self) -> None:
         """Read the board until it is stable and take that as what the sensors show now."""
@@ -179,14 +165,17 @@ class BoardService:
             held, self._held = self._held, []
             out += self._emit(self.tracker.changes(held, now))
         if self.buttons is not None:
-            for name in self.buttons.poll(now):
-                out += self.press(name)
+            for button, player in self.buttons.poll(now):
+                out += self.press(button, player)
         out += self._emit(self.tracker.tick(now))
         self._show(now)
         return out
 
-    def press(self, button: str) -> list[dict]:
-        return self._emit(self.tracker.press(button, self.clock.now()))
+    def press(self, button: str, player: str | None = None) -> list[dict]:
+        """A button press; ``player`` names the side of a per-player clock button."""
+        if player is None:
+            return self._emit(self.tracker.press(button, self.clock.now()))
+        return self._emit(self.tracker.press(button, self.clock.now(), player=player))
 
     def choose(self, value: str) -> list[dict]:
         return self._emit(self.tracker.choose(value, self.clock.now()))

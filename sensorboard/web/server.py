@@ -35,6 +35,7 @@ from yarl import URL
 import rules
 from boards import tracker as tracker_module
 from boards.layout import Layout, LayoutError, layout_for_game
+from hardware.backends import HardwareConfig, open_backend
 from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
@@ -74,12 +75,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         state = rules.new_game(game)
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
-        strip = None
-        if backend == "gpio":
-            from hardware.leds import NeoPixelStrip
-
-            strip = NeoPixelStrip(layout.led_count, pin=layout.led_pin)
-            closers.append(strip.close)
+        hardware = open_backend(backend, layout, HardwareConfig(), clock)
+        closers.append(hardware.close)
         if records is not None:
             from sensorboard.record import Recorder, new_record_folder
 
@@ -87,7 +84,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                                 tags={"Board": layout.name})
             listeners.append(recorder.event)
             closers.append(recorder.close)
-        service = BoardService(state, layout, clock=clock, backend=backend, strip=strip,
+        service = BoardService(state, layout, clock=clock, hardware=hardware,
                                listeners=listeners)
 
         def close() -> None:

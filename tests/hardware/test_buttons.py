@@ -1,5 +1,6 @@
 """Physical buttons: a press on the pin becomes one press, through the RPi.GPIO API."""
 
+from hardware.base import Press
 from hardware.buttons import Buttons
 from hardware.clock import VirtualClock
 from hardware.sim import SimBoard, SimGPIO
@@ -17,7 +18,7 @@ def test_press_reported_once_after_the_window_and_release_is_quiet():
     g.set_input(21, g.LOW)
     assert buttons.poll(0.01) == []
     assert buttons.poll(0.02) == []
-    assert buttons.poll(0.031) == ["clock"]
+    assert buttons.poll(0.031) == [Press("clock")]
     assert buttons.poll(0.05) == []  # held: no repeat
     g.set_input(21, g.HIGH)
     assert buttons.poll(0.06) == [] and buttons.poll(0.09) == []

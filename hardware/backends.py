@@ -1,0 +1,169 @@
+"""Hardware backends chosen by name, in one place.
+
+>>> from boards.layout import layout_for_game
+>>> from hardware.clock import VirtualClock
+>>> hw = open_backend("sim", layout_for_game("tessella"), HardwareConfig(), VirtualClock())
+>>> hw.matrix.read(), hw.strip.n
+(frozenset(), 41)
+>>> hw.close()
+
+A backend is a :class:`BackendSpec`: its name, the function that opens it and the *rig*
+(the simulated world the conformance test runs it against). Both are given as
+``"module:attribute"`` strings and imported only when used, so opening the ``gpio``
+backend never imports the simulation.
+
+The built-in backends are ``sim`` (magnets on a simulated board, the real scanner on a
+simulated RPi.GPIO) and ``gpio`` (a switch matrix on the Pi's pins, NeoPixels, buttons).
+More come in two ways, and neither edits the service:
+
+* an installed package declares an entry point in the group ``sensorboard.backends``
+  whose object is a :class:`BackendSpec`, e.g. in its ``pyproject.toml``::
+
+      [project.entry-points."sensorboard.backends"]
+      serial = "firmware_bridge.backend:SPEC"
+
+* or code calls :func:`register_backend` before the backend is opened.
+
+An opener is ``open(layout, config, clock) -> Hardware``; it raises :class:`BackendError`
+(one line naming the fault and the fix) when the hardware cannot be opened, and must
+leave the LEDs untouched when it does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+from hardware.base import RGB, ButtonSource, Clock, LedStrip, SensorMatrix
+
+ENTRY_POINT_GROUP = "sensorboard.backends"
+OFF: RGB = (0, 0, 0)
+
+
+class BackendError(ValueError):
+    """The hardware cannot be opened as asked; the message names the fault and the fix."""
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    """How the hardware is driven; every field has a default that suits the shipped boards.
+
+    settle_s: wait after driving a row before reading the columns (real wiring needs a
+    few microseconds). bounce, seed: the simulated contacts. led_pin: the NeoPixel data
+    pin, overriding the layout's. brightness: the strip's overall brightness, 0..1.
+    button_window_s: how long a button must hold before it counts as pressed.
+    """
+
+    settle_s: float = 5e-6
+    bounce: float = 0.003
+    seed: int = 0
+    led_pin: str | None = None
+    brightness: float = 0.3
+    button_window_s: float = 0.02
+
+
+@dataclass
+class Hardware:
+    """An opened backend: the sensor matrix, the LED strip, the buttons (or None).
+
+    ``magnets`` is the simulated board (place/lift magnets) on simulated backends and None
+    on real ones. ``close()`` darkens the LEDs and releases everything; calling it again
+    does nothing.
+    """
+
+    name: str
+    matrix: SensorMatrix | Any  # binary: SensorMatrix; analog: hardware.analog.AnalogMatrix
+    strip: LedStrip
+    buttons: ButtonSource | None = None
+    magnets: Any = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    closed: bool = False
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.strip.fill(OFF)
+            self.strip.show()
+        finally:
+            for closer in reversed(self.closers):
+                closer()
+
+
+Opener = Callable[[Any, HardwareConfig, Clock], Hardware]
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """A backend by name: ``opener`` and ``rig`` are ``"module:attribute"`` paths.
+
+    The rig (for tests and bring-up on a desk) is a class taking ``(layout, clock)``,
+    used as a context manager that makes the backend openable off the real hardware; it
+    has ``config`` (the HardwareConfig to open with), ``attach(hardware)``, ``board``
+    (a :class:`hardware.sim.SimBoard` whose magnets the backend senses), ``press(button,
+    player=None, down=True)`` and ``leds()`` (the colours the LEDs show).
+    """
+
+    name: str
+    opener: str
+    rig: str | None = None
+    summary: str = ""
+
+
+BUILTIN: dict[str, BackendSpec] = {
+    "sim": BackendSpec("sim", "hardware.sim:open_sim", "hardware.rigs:SimRig",
+                       "a simulated board: magnets, bouncing contacts, the real scanner"),
+    "gpio": BackendSpec("gpio", "hardware.gpio:open_gpio", "hardware.rigs:GpioRig",
+                        "a switch matrix on the Raspberry Pi's pins, NeoPixels, buttons"),
+}
+_registered: dict[str, BackendSpec] = {}
+
+
+def register_backend(spec: BackendSpec) -> None:
+    """Add (or replace) a backend for this process."""
+    _registered[spec.name] = spec
+
+
+def backends() -> dict[str, BackendSpec]:
+    """Every known backend by name: built-in, then installed entry points, then registered."""
+    found = dict(BUILTIN)
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        spec = ep.load()
+        if not isinstance(spec, BackendSpec):
+            raise TypeError(f"entry point {ep.name} = {ep.value} is not a BackendSpec")
+        found[ep.name] = spec
+    found.update(_registered)
+    return found
+
+
+def backend_names() -> tuple[str, ...]:
+    return tuple(backends())
+
+
+def load(path: str) -> Any:
+    """The object at ``"module:attribute"``."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def spec_for(name: str) -> BackendSpec:
+    known = backends()
+    if name not in known:
+        raise BackendError(f"unknown backend {name!r}; valid backends: {', '.join(known)}")
+    return known[name]
+
+
+def open_backend(name: str, layout: Any, config: HardwareConfig | None = None,
+                 clock: Clock | None = None) -> Hardware:
+    """Open the backend called ``name`` for ``layout``; see the module docstring."""
+    from hardware.clock import RealClock
+
+    spec = spec_for(name)
+    opener: Opener = load(spec.opener)
+    hardware = opener(layout, config or HardwareConfig(), clock or RealClock())
+    hardware.name = name
+    return hardware
