@@ -51,13 +51,18 @@ class BackendError(ValueError):
 class HardwareConfig:
     """How the hardware is driven; every field has a default that suits the shipped boards.
 
-    settle_s: wait after driving a row before reading the columns (real wiring needs a
-    few microseconds). bounce, seed: the simulated contacts. led_pin: the NeoPixel data
-    pin, overriding the layout's. brightness: the strip's overall brightness, 0..1.
+    scan: "group" reads a row's columns in one lgpio call, "per-pin" uses the RPi.GPIO
+    API pin by pin, "auto" takes "group" where lgpio is installed. settle_s: wait after
+    driving a row before reading the columns (real wiring needs a few microseconds).
+    pull: "down" uses the Pi's pull-downs on the columns, "off" relies on resistors
+    fitted on the board. bounce, seed: the simulated contacts. led_pin: the NeoPixel
+    data pin, overriding the layout's. brightness: the strip's overall brightness, 0..1.
     button_window_s: how long a button must hold before it counts as pressed.
     """
 
+    scan: str = "auto"
     settle_s: float = 5e-6
+    pull: str = "down"
     bounce: float = 0.003
     seed: int = 0
     led_pin: str | None = None
@@ -112,13 +117,18 @@ class BackendSpec:
     opener: str
     rig: str | None = None
     summary: str = ""
+    more_rigs: tuple[str, ...] = ()  # other paths through the backend, tested the same way
+
+    def rigs(self) -> tuple[str, ...]:
+        return ((self.rig,) if self.rig else ()) + self.more_rigs
 
 
 BUILTIN: dict[str, BackendSpec] = {
     "sim": BackendSpec("sim", "hardware.sim:open_sim", "hardware.rigs:SimRig",
                        "a simulated board: magnets, bouncing contacts, the real scanner"),
-    "gpio": BackendSpec("gpio", "hardware.gpio:open_gpio", "hardware.rigs:GpioRig",
-                        "a switch matrix on the Raspberry Pi's pins, NeoPixels, buttons"),
+    "gpio": BackendSpec("gpio", "hardware.gpio:open_gpio", "hardware.rigs:LgpioRig",
+                        "a switch matrix on the Raspberry Pi's pins, NeoPixels, buttons",
+                        ("hardware.rigs:LgpioPerPinRig", "hardware.rigs:GpioRig")),
 }
 _registered: dict[str, BackendSpec] = {}
 

@@ -1,8 +1,10 @@
-"""The ``gpio`` backend: a switch matrix on the Raspberry Pi's pins (through the RPi.GPIO
-API, which rpi-lgpio provides on every Pi), NeoPixel LEDs and push buttons.
+"""The ``gpio`` backend: a switch matrix on the Raspberry Pi's pins, NeoPixel LEDs and
+push buttons.
 
-Nothing here imports the simulation; tests install a simulated ``RPi.GPIO`` first
-(hardware.rigs.GpioRig).
+The matrix is read with lgpio's group calls where lgpio is installed (it comes with
+rpi-lgpio, the RPi.GPIO API on every Pi), else pin by pin through the RPi.GPIO API.
+Nothing here imports the simulation; tests install simulated modules first
+(hardware.rigs).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from hardware.buttons import Buttons, button_pins
 from hardware.matrix import GpioMatrixScanner
 
 INSTALL_HINT = "on a Raspberry Pi install the 'pi' extra (pip install 'sensorboard[pi]')"
+CHIP_HINT = "add the user to the 'gpio' group (sudo adduser $USER gpio) and log in again"
 
 
 def import_gpio() -> Any:
@@ -24,10 +27,40 @@ def import_gpio() -> Any:
     except ImportError as e:
         raise BackendError(f"gpio backend: no RPi.GPIO module ({e}); {INSTALL_HINT}, "
                            "or use --backend sim off a Pi") from None
-    except RuntimeError as e:  # RPi.GPIO off a Pi: "This module can only be run on a ..."
+    except (RuntimeError, NotImplementedError) as e:  # "This module can only be run on a ..."
         raise BackendError(f"gpio backend: this is not a Raspberry Pi ({e}); "
                            "use --backend sim") from None
     return GPIO
+
+
+def import_lgpio(scan: str) -> Any:
+    """The lgpio module for the group scan, None for the per-pin scan."""
+    if scan == "per-pin":
+        return None
+    try:
+        import lgpio
+    except ImportError:
+        if scan == "group":
+            raise BackendError('gpio backend: scan = "group" needs the lgpio module; '
+                               f'{INSTALL_HINT}, or set scan = "per-pin"') from None
+        return None
+    return lgpio
+
+
+def open_scanner(gpio: Any, lgpio: Any, layout: Any, config: HardwareConfig) -> Any:
+    if lgpio is not None:
+        from hardware.lgpio_matrix import LgpioMatrixScanner, gpiochip_number
+
+        return LgpioMatrixScanner(lgpio, gpiochip_number(), layout.row_pins, layout.col_pins,
+                                  diodes=layout.diodes, settle_s=config.settle_s,
+                                  pull=config.pull)
+    return GpioMatrixScanner(gpio, layout.row_pins, layout.col_pins,
+                             settle_s=config.settle_s, pull=config.pull)
+
+
+def _chip_fault(e: Exception) -> bool:
+    text = str(e).lower()
+    return isinstance(e, PermissionError) or "gpiochip" in text or "permi" in text
 
 
 def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
@@ -35,19 +68,23 @@ def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
         raise BackendError(f"{layout.path}: analog Hall sensors need an ADC; the gpio backend "
                            "reads switches only; use --backend sim")
     gpio = import_gpio()
+    lgpio = import_lgpio(config.scan)
     closers = []
     try:
         try:
-            matrix = GpioMatrixScanner(gpio, layout.row_pins, layout.col_pins,
-                                       settle_s=config.settle_s)
-        except PermissionError as e:
-            raise BackendError(f"gpio backend: no permission on the GPIO device ({e}); "
-                               "add the user to the 'gpio' group and log in again") from None
-        closers.append(matrix.close)
-        buttons = None
-        if layout.buttons:
-            buttons = Buttons(gpio, button_pins(layout), config.button_window_s)
-            closers.append(buttons.close)
+            matrix = open_scanner(gpio, lgpio, layout, config)
+            closers.append(matrix.close)
+            buttons = None
+            if layout.buttons:
+                buttons = Buttons(gpio, button_pins(layout), config.button_window_s)
+                closers.append(buttons.close)
+        except BackendError:
+            raise
+        except Exception as e:
+            if _chip_fault(e):
+                raise BackendError(f"gpio backend: cannot open the GPIO chip ({e}); "
+                                   f"{CHIP_HINT}") from None
+            raise
         from hardware.leds import NeoPixelStrip
 
         pin = config.led_pin or layout.led_pin

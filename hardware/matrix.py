@@ -1,5 +1,6 @@
-"""The switch-matrix scanner, written against the RPi.GPIO API (RPi.GPIO on Pi 1-4,
-rpi-lgpio on Pi 5, hardware.sim.SimGPIO in tests)."""
+"""The per-pin switch-matrix scanner, written against the RPi.GPIO API (rpi-lgpio on every
+Pi, the classic RPi.GPIO where lgpio is missing, hardware.sim.SimGPIO in tests). Where
+lgpio is present hardware.lgpio_matrix reads a whole row in one call instead."""
 
 from __future__ import annotations
 
@@ -25,12 +26,9 @@ class GpioMatrixScanner:
         col_pins: Sequence[int],
         *,
         settle_s: float = 0.0,
+        pull: str = "down",
     ) -> None:
-        if not row_pins or not col_pins:
-            raise ValueError("a matrix needs at least one row pin and one column pin")
-        pins = list(row_pins) + list(col_pins)
-        if len(set(pins)) != len(pins):
-            raise ValueError(f"a pin is used twice in rows {row_pins} / columns {col_pins}")
+        check_pins(row_pins, col_pins)
         self.gpio = gpio
         self.row_pins = tuple(row_pins)
         self.col_pins = tuple(col_pins)
@@ -39,20 +37,11 @@ class GpioMatrixScanner:
         self.settle_s = settle_s
         gpio.setwarnings(False)
         gpio.setmode(gpio.BCM)
+        col_pull = gpio.PUD_DOWN if pull == "down" else gpio.PUD_OFF  # "off": resistors fitted
         for pin in self.col_pins:
-            gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_DOWN)
+            gpio.setup(pin, gpio.IN, pull_up_down=col_pull)
         for pin in self.row_pins:
             gpio.setup(pin, gpio.IN, pull_up_down=gpio.PUD_OFF)
-
-    @classmethod
-    def from_rpi(
-        cls, row_pins: Sequence[int], col_pins: Sequence[int], *, settle_s: float = 5e-6
-    ) -> GpioMatrixScanner:
-        """A scanner on the `RPi.GPIO` module (RPi.GPIO on Pi 1-4, rpi-lgpio on Pi 5, or
-        whatever hardware.sim.install() put there)."""
-        import RPi.GPIO as GPIO
-
-        return cls(GPIO, row_pins, col_pins, settle_s=settle_s)
 
     def read(self) -> frozenset[Address]:
         gpio = self.gpio
@@ -64,7 +53,7 @@ class GpioMatrixScanner:
             setup(row_pin, out, initial=high)
             try:
                 if self.settle_s > 0:
-                    _busy_wait(self.settle_s)
+                    busy_wait(self.settle_s)
                 closed.extend((r, c) for c, col_pin in cols if read_pin(col_pin))
             finally:
                 setup(row_pin, inp, pull_up_down=off)
@@ -118,7 +107,15 @@ def ghost_candidates(closed: Iterable[Address]) -> frozenset[Address]:
     return frozenset(found)
 
 
-def _busy_wait(seconds: float) -> None:
+def check_pins(row_pins: Sequence[int], col_pins: Sequence[int]) -> None:
+    if not row_pins or not col_pins:
+        raise ValueError("a matrix needs at least one row pin and one column pin")
+    pins = list(row_pins) + list(col_pins)
+    if len(set(pins)) != len(pins):
+        raise ValueError(f"a pin is used twice in rows {row_pins} / columns {col_pins}")
+
+
+def busy_wait(seconds: float) -> None:
     # time.sleep() cannot wait a few microseconds: the kernel rounds it up to ~60 us or more.
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:

@@ -12,6 +12,7 @@ as a person at the board would. See :class:`hardware.backends.BackendSpec`.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from hardware import sim
@@ -45,8 +46,13 @@ class SimRig:
         assert self.hardware is not None and self.hardware.buttons is not None
         buttons = self.hardware.buttons
         pin = buttons.pins[Press(button, player)]  # type: ignore[attr-defined]
-        gpio = buttons.gpio  # type: ignore[attr-defined]
+        gpio = self.sim_gpio()
         gpio.set_input(pin, gpio.LOW if down else gpio.HIGH)
+
+    def sim_gpio(self) -> sim.SimGPIO:
+        """The simulated pins (the buttons' pins are among them)."""
+        assert self.hardware is not None and self.hardware.buttons is not None
+        return self.hardware.buttons.gpio  # type: ignore[attr-defined]
 
     def leds(self) -> list[RGB]:
         assert self.hardware is not None
@@ -54,8 +60,12 @@ class SimRig:
 
 
 class GpioRig(SimRig):
-    """A simulated RPi.GPIO (fake-rpi extended into the matrix's electrical model)
-    installed as ``RPi.GPIO``, and the NeoPixel library on Blinka's OS-agnostic board."""
+    """The classic RPi.GPIO path: a simulated RPi.GPIO (fake-rpi extended into the
+    matrix's electrical model) installed as ``RPi.GPIO``, the per-pin scan, and the
+    NeoPixel library on Blinka's OS-agnostic board."""
+
+    SCAN = "per-pin"
+    ENV: dict[str, str] = {"BLINKA_OS_AGNOSTIC": "1"}
 
     def __init__(self, layout: Any, clock: Clock, *, bounce: float = 0.003,
                  seed: int = 0) -> None:
@@ -63,18 +73,63 @@ class GpioRig(SimRig):
         self.board = sim.SimBoard(layout.rows, layout.cols, clock=clock, diodes=layout.diodes,
                                   bounce=bounce, seed=seed)
         self.gpio = sim.SimGPIO(self.board, layout.row_pins, layout.col_pins)
-        self.config = HardwareConfig(led_pin="NEOPIXEL", settle_s=0.0)
-        self._env: str | None = None
+        self.config = HardwareConfig(led_pin="NEOPIXEL", settle_s=0.0, scan=self.SCAN)
+        self._env: dict[str, str | None] = {}
 
     def __enter__(self) -> GpioRig:
-        self._env = os.environ.get("BLINKA_OS_AGNOSTIC")
-        os.environ["BLINKA_OS_AGNOSTIC"] = "1"
-        sim.install(self.gpio)
+        self._env = {k: os.environ.get(k) for k in self.ENV}
+        os.environ.update(self.ENV)
+        self.install()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.uninstall()
+        for key, value in self._env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+    def sim_gpio(self) -> sim.SimGPIO:
+        return self.gpio
+
+    def install(self) -> None:
+        sim.install(self.gpio)
+
+    def uninstall(self) -> None:
         sim.uninstall()
-        if self._env is None:
-            os.environ.pop("BLINKA_OS_AGNOSTIC", None)
-        else:
-            os.environ["BLINKA_OS_AGNOSTIC"] = self._env
+
+
+class LgpioRig(GpioRig):
+    """The path of every current Pi: rpi-lgpio's own RPi.GPIO module (installed from
+    PyPI) over a simulated gpiochip (:class:`hardware.simchip.SimLgpio` as ``lgpio``),
+    the matrix read with group calls. ``rig.lgpio.calls`` counts the library calls."""
+
+    SCAN = "auto"
+    ENV = {"BLINKA_OS_AGNOSTIC": "1", "RPI_LGPIO_REVISION": "c03111",  # a Pi 4 B
+           "RPI_LGPIO_CHIP": "0"}
+    MODULES = ("lgpio", "RPi", "RPi.GPIO")
+
+    def __init__(self, layout: Any, clock: Clock, **kwargs: Any) -> None:
+        from hardware.simchip import SimLgpio
+
+        super().__init__(layout, clock, **kwargs)
+        self.lgpio = SimLgpio(self.gpio)
+        self._saved: dict[str, Any] = {}
+
+    def install(self) -> None:
+        self._saved = {name: sys.modules.pop(name, None) for name in self.MODULES}
+        sys.modules["lgpio"] = self.lgpio
+
+    def uninstall(self) -> None:
+        for name in self.MODULES:
+            sys.modules.pop(name, None)
+        for name, module in self._saved.items():
+            if module is not None:
+                sys.modules[name] = module
+
+
+class LgpioPerPinRig(LgpioRig):
+    """rpi-lgpio over the simulated gpiochip with the per-pin scan (RPi.GPIO calls)."""
+
+    SCAN = "per-pin"

@@ -155,18 +155,6 @@ def test_install_serves_import_rpi_gpio():
         uninstall()
 
 
-def test_the_scanner_built_from_rpi_gpio_runs_on_the_installed_sim():
-    _, board, gpio, _ = rig(bounce=0)
-    board.place((2, 0))
-    install(gpio)
-    try:
-        scanner = GpioMatrixScanner.from_rpi(gpio.row_pins, gpio.col_pins, settle_s=0)
-        assert scanner.gpio is gpio
-        assert scanner.read() == {(2, 0)}
-    finally:
-        uninstall()
-
-
 def test_sim_scanner_helper():
     from hardware.sim import sim_scanner
 
