@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.teblo",
+MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.telec", "rules.teblo",
            "boards.tracker", "boards.sensing", "hardware.buttons",
            "sensorboard.numbering"]
 

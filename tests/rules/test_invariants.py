@@ -1,6 +1,8 @@
 """Invariants every state of every game keeps, checked on seeded random games (OpenSpiel style).
 
 Every module registered in ``rules.GAMES`` runs through these tests without changes here.
+A turn is every decision of one player until ``to_move`` changes (chance nodes inside it
+included); a chance node's outcomes are sampled with their probabilities.
 """
 
 import random
@@ -10,9 +12,12 @@ import pytest
 import rules
 
 # Seeded random games per game; Tessella's count is the foundation issue's.
-GAMES_PER_RUN = {"tessella": 1000, "teblo": 60}
+GAMES_PER_RUN = {"tessella": 1000, "teblo": 60, "telec": 60}
 DEFAULT_GAMES = 200
 MAX_PLIES = 400
+# Whole-turn checks (every reachable turn from a position ends) on the first games only.
+TURN_CHECK_GAMES = 3
+MAX_DECISIONS_PER_TURN = 8
 
 
 def _check_state(state, game):
@@ -34,9 +39,45 @@ def _check_state(state, game):
         notation = state.move_str(move)
         assert state.parse_move(notation) == move, notation
         assert hash(move) == hash(state.parse_move(notation))
+        assert notation and " " not in notation, "a turn joins its decisions with spaces"
+    outcomes = state.chance_outcomes()
+    if state.to_move == rules.CHANCE:
+        assert outcomes, "a chance node lists its outcomes"
+        assert sorted(m for m, _ in outcomes) == moves, "the outcomes are the legal moves"
+        assert all(p > 0 for _, p in outcomes)
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9, "probabilities sum to 1"
+    else:
+        assert outcomes == []
+        assert state.to_move in state.PLAYERS
     clone = state.clone()
     assert clone == state and clone.move_stack == state.move_stack
     return moves
+
+
+def _choose(state, moves, rng):
+    """A random decision; at a chance node an outcome drawn with its probability."""
+    if state.to_move == rules.CHANCE:
+        outcomes = state.chance_outcomes()
+        return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+    return rng.choice(moves)
+
+
+def _turn_ends(state, player, depth=0):
+    """Every way the turn of ``player`` can go on from ``state`` ends: ``to_move`` becomes
+    another player (or the game ends) within a few decisions, and pops restore it."""
+    if state.outcome() is not None or state.to_move not in (player, rules.CHANCE):
+        return 1
+    assert depth < MAX_DECISIONS_PER_TURN, f"a turn of {player} does not end"
+    moves = state.legal_moves()
+    assert moves, "a turn in progress always offers a decision"
+    ways = 0
+    for move in moves:
+        before = state.position_str()
+        state.push(move)
+        ways += _turn_ends(state, player, depth + 1)
+        assert state.pop() == move
+        assert state.position_str() == before
+    return ways
 
 
 @pytest.mark.parametrize("game", sorted(rules.GAMES))
@@ -45,6 +86,7 @@ def test_random_games_keep_invariants(game):
     for seed in range(GAMES_PER_RUN.get(game, DEFAULT_GAMES)):
         rng = random.Random(seed)
         state = rules.new_game(game)
+        turn_start, turn_player, turn = state.position_str(), state.to_move, []
         for _ply in range(MAX_PLIES):
             moves = _check_state(state, game)
             outcome = state.outcome()
@@ -53,14 +95,30 @@ def test_random_games_keep_invariants(game):
                 ended += 1
                 break
             assert moves, "a running game offers a legal move"
+            if not turn and seed < TURN_CHECK_GAMES:
+                assert _turn_ends(state, turn_player) >= 1
             before = state.position_str()
-            move = rng.choice(moves)
+            move = _choose(state, moves, rng)
             assert state.is_legal(move)
             state.push(move)
             assert state.move_stack[-1] == move
             assert state.pop() == move
             assert state.position_str() == before
             state.push(move)
+            turn.append(move)
+            if state.to_move in (turn_player, rules.CHANCE) and state.outcome() is None:
+                continue
+            # The turn is over: undo it whole, check the start comes back, play it again.
+            after = state.position_str()
+            assert [state.pop() for _ in turn] == turn[::-1]
+            assert state.position_str() == turn_start
+            assert state.to_move == turn_player
+            for decision in turn:
+                state.push(decision)
+            assert state.position_str() == after
+            text = " ".join(state.move_str(m) for m in turn)
+            assert [state.parse_move(w) for w in text.split(" ")] == turn
+            turn_start, turn_player, turn = after, state.to_move, []
     assert ended > 0
 
 
@@ -68,7 +126,8 @@ def test_random_games_keep_invariants(game):
 def test_clone_is_independent(game):
     state = rules.new_game(game)
     clone = state.clone()
-    clone.push(clone.legal_moves()[0])
+    while clone.move_stack == [] or clone.to_move == rules.CHANCE:
+        clone.push(clone.legal_moves()[0])
     assert state.move_stack == []
     assert state.position_str() == rules.new_game(game).position_str()
 
