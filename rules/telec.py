@@ -102,7 +102,7 @@ def _build() -> tuple[tuple[str, ...], Geometry]:
             if name in ENTRANCES:
                 near.append(CENTER)
             adjacency[name] = tuple(sorted(near))
-    cells.append(Cell(CENTER, 1.5, 2.0, "zone", 2.0, "center zone"))
+    cells.append(Cell(CENTER, 1.5, 2.0, "zone", 1.0, "center zone"))
     adjacency[CENTER] = ()
     hole = {"hole": {"cells": ["b3", "c3"], "x": 1.0, "y": 2.0, "width": 2.0, "height": 1.0,
                      "zone": CENTER, "entrances": list(ENTRANCES)}}

@@ -17,7 +17,7 @@ from sensorboard.web.server import (
     url_for,
 )
 
-KNOWN_SHAPES = {"octagon", "square", "point", "box", "tile"}
+KNOWN_SHAPES = {"octagon", "square", "point", "box", "tile", "zone"}
 
 
 def wait_for(predicate, timeout: float = 5.0):

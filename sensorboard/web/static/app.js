@@ -95,6 +95,7 @@ function baseFill(cell) {
   if (cell.shape === "box") return BOX_COLOURS[cell.label] || "#d8d0c0";
   if (cell.shape === "square") return cell.size < 1 ? "#b89b6a" : "#e6d7b8";
   if (cell.shape === "tile") return "#d9d4c7";
+  if (cell.shape === "zone") return "#3d4a5c";
   return "#e2cfa5";
 }
 
