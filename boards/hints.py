@@ -58,5 +58,19 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
     return {}
 
 
+def next_change(tracker: Tracker, now: float) -> float | None:
+    """When :func:`plan` may next give another frame if nothing but time passes (a blink,
+    the end of a hint or of the last move's light); None when only an event changes it."""
+    due = []
+    if tracker.prompt is not None:
+        half = 1.0 / (BLINK_HZ * 2)
+        due.append((int(now / half) + 1) * half)
+    if tracker.hint_until > now:
+        due.append(tracker.hint_until)
+    if tracker.last_commit is not None and tracker.last_commit[1] + LAST_MOVE_SECONDS > now:
+        due.append(tracker.last_commit[1] + LAST_MOVE_SECONDS)
+    return min(due, default=None)
+
+
 def colours(frame: dict[str, str]) -> dict[str, RGB]:
     return {cell: PALETTE[role] for cell, role in frame.items()}

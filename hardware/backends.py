@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Any
 
@@ -51,15 +51,22 @@ class BackendError(ValueError):
 class HardwareConfig:
     """How the hardware is driven; every field has a default that suits the shipped boards.
 
+    scan_period: seconds between two scans of the matrix.
+    debounce: how long a sensor must hold a new state before it counts.
     scan: "group" reads a row's columns in one lgpio call, "per-pin" uses the RPi.GPIO
-    API pin by pin, "auto" takes "group" where lgpio is installed. settle_s: wait after
-    driving a row before reading the columns (real wiring needs a few microseconds).
+    API pin by pin, "auto" takes "group" where lgpio is installed.
+    settle_s: wait after driving a row before reading the columns (real wiring needs a
+    few microseconds).
     pull: "down" uses the Pi's pull-downs on the columns, "off" relies on resistors
-    fitted on the board. bounce, seed: the simulated contacts. led_pin: the NeoPixel
-    data pin, overriding the layout's. brightness: the strip's overall brightness, 0..1.
+    fitted on the board.
+    bounce, seed: the simulated contacts.
+    led_pin: the NeoPixel data pin, overriding the layout's.
+    brightness: the strip's overall brightness, 0..1.
     button_window_s: how long a button must hold before it counts as pressed.
     """
 
+    scan_period: float = 0.002
+    debounce: float = 0.010
     scan: str = "auto"
     settle_s: float = 5e-6
     pull: str = "down"
@@ -68,6 +75,36 @@ class HardwareConfig:
     led_pin: str | None = None
     brightness: float = 0.3
     button_window_s: float = 0.02
+
+
+CHOICES = {"scan": ("auto", "group", "per-pin"), "pull": ("down", "off")}
+RANGES = {"scan_period": (0.0005, 0.1), "debounce": (0.0, 0.5), "settle_s": (0.0, 0.001),
+          "bounce": (0.0, 0.1), "brightness": (0.0, 1.0), "button_window_s": (0.0, 0.5)}
+
+
+def hardware_config(table: dict, base: HardwareConfig | None = None) -> HardwareConfig:
+    """A HardwareConfig from a config file's ``[hardware]`` table; a bad entry raises
+    ValueError("<key>: <what is wrong>")."""
+    base = base or HardwareConfig()
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in HardwareConfig.__dataclass_fields__:
+            raise ValueError(f"{key}: unknown key; valid keys: "
+                             f"{', '.join(HardwareConfig.__dataclass_fields__)}")
+        if key in CHOICES and value not in CHOICES[key]:
+            raise ValueError(f"{key}: must be one of {', '.join(CHOICES[key])}, got {value!r}")
+        if key in RANGES:
+            lo, hi = RANGES[key]
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not lo <= value <= hi:
+                raise ValueError(f"{key}: must be a number from {lo} to {hi}, got {value!r}")
+            value = float(value)
+        elif key == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"seed: must be a whole number, got {value!r}")
+        elif key == "led_pin" and not isinstance(value, str):
+            raise ValueError(f"led_pin: must be a pin name like \"D18\", got {value!r}")
+        values[key] = value
+    return replace(base, **values)
 
 
 @dataclass
@@ -85,6 +122,7 @@ class Hardware:
     buttons: ButtonSource | None = None
     magnets: Any = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    config: HardwareConfig = field(default_factory=lambda: HardwareConfig())
     closed: bool = False
 
     def close(self) -> None:
@@ -174,6 +212,8 @@ def open_backend(name: str, layout: Any, config: HardwareConfig | None = None,
 
     spec = spec_for(name)
     opener: Opener = load(spec.opener)
-    hardware = opener(layout, config or HardwareConfig(), clock or RealClock())
+    config = config or HardwareConfig()
+    hardware = opener(layout, config, clock or RealClock())
     hardware.name = name
+    hardware.config = config
     return hardware

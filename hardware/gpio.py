@@ -9,12 +9,14 @@ Nothing here imports the simulation; tests install simulated modules first
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hardware.backends import BackendError, Hardware, HardwareConfig
 from hardware.base import Clock
 from hardware.buttons import Buttons, button_pins
 from hardware.matrix import GpioMatrixScanner
+from hardware.pins import check_pins
 
 INSTALL_HINT = "on a Raspberry Pi install the 'pi' extra (pip install 'sensorboard[pi]')"
 CHIP_HINT = "add the user to the 'gpio' group (sudo adduser $USER gpio) and log in again"
@@ -67,8 +69,11 @@ def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
     if layout.sensor == "analog":
         raise BackendError(f"{layout.path}: analog Hall sensors need an ADC; the gpio backend "
                            "reads switches only; use --backend sim")
+    check_pins(layout, config)
     gpio = import_gpio()
     lgpio = import_lgpio(config.scan)
+    if lgpio is None and config.scan == "auto":
+        check_pins(layout, replace(config, scan="per-pin"))
     closers = []
     try:
         try:

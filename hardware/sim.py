@@ -32,6 +32,7 @@ from hardware.base import Address, Clock
 from hardware.buttons import Buttons, button_pins
 from hardware.leds import MemoryStrip
 from hardware.matrix import GpioMatrixScanner
+from hardware.pins import check_pins
 
 with contextlib.redirect_stdout(io.StringIO()):  # fake_rpi prints a banner when imported
     import fake_rpi.RPi
@@ -481,6 +482,7 @@ def open_sim(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
     """The ``sim`` backend: an empty simulated board (``Hardware.magnets``) under the real
     scanner on a simulated RPi.GPIO, an in-memory LED strip, and the layout's buttons on
     the same simulated GPIO."""
+    check_pins(layout, config)
     board = SimBoard(layout.rows, layout.cols, clock=clock, diodes=layout.diodes,
                      bounce=config.bounce, seed=config.seed)
     gpio = SimGPIO(board, layout.row_pins, layout.col_pins)

@@ -52,6 +52,7 @@ def build_parser() -> Parser:
     run.add_argument("--port", type=int, help="port of the page (default 8080)")
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
+    run.set_defaults(hardware=None)  # the config file's [hardware] table
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board")
     tp.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
     tp.add_argument("--name", help="the board's name")
@@ -97,7 +98,7 @@ def cmd_replay(args) -> int:
 
 
 RUN_DEFAULTS = {"backend": "sim", "records": "records", "web": False, "host": "127.0.0.1",
-                "port": 8080, "token": None, "layout": None, "game": None}
+                "port": 8080, "token": None, "layout": None, "game": None, "hardware": None}
 
 
 def settle_run_options(args) -> None:

@@ -13,6 +13,14 @@ Example (``sensorboard run --config board.toml``; a flag on the command line win
     port = 8080
     token = "change-me"
 
+    [hardware]                  # how the board is driven; every key has a default
+    scan_period = 0.002         # seconds between two scans
+    debounce = 0.010            # a sensor must hold a new state this long
+    scan = "auto"               # auto | group (lgpio) | per-pin (RPi.GPIO API)
+    settle_s = 5e-6             # wait after driving a row
+    pull = "down"               # down: the Pi's pull-downs; off: resistors on the board
+    brightness = 0.3            # LED brightness, 0..1
+
 A fault is one :class:`ConfigError` naming the file, the key and what is wrong.
 """
 
@@ -20,7 +28,7 @@ from __future__ import annotations
 
 import rules
 from boards.layout import read_toml
-from hardware.backends import backend_names
+from hardware.backends import backend_names, hardware_config
 
 TOP = {"game": str, "backend": str, "layout": str, "records": str}
 WEB = {"enabled": bool, "host": str, "port": int, "token": str}
@@ -32,7 +40,7 @@ class ConfigError(ValueError):
 
 def load_config(path: str) -> dict:
     """The settings of ``path`` as ``run`` options: game, backend, layout, records, web,
-    host, port, token (only those the file sets)."""
+    host, port, token, hardware (a HardwareConfig) (only those the file sets)."""
     data = read_toml(path, ConfigError)
 
     def fail(key: str, what: str) -> ConfigError:
@@ -54,6 +62,14 @@ def load_config(path: str) -> dict:
     web = data.pop("web", {})
     if not isinstance(web, dict):
         raise fail("web", "must be a table ([web])")
+    hardware = data.pop("hardware", None)
+    if hardware is not None:
+        if not isinstance(hardware, dict):
+            raise fail("hardware", "must be a table ([hardware])")
+        try:
+            hardware = hardware_config(hardware)
+        except ValueError as e:
+            raise ConfigError(f"{path}: hardware.{e}") from None
     settings = check(data, TOP, "")
     web = check(web, WEB, "web.")
     if "game" in settings and settings["game"] not in rules.GAMES:
@@ -67,4 +83,6 @@ def load_config(path: str) -> dict:
     if "enabled" in web:
         settings["web"] = web.pop("enabled")
     settings.update(web)
+    if hardware is not None:
+        settings["hardware"] = hardware
     return settings

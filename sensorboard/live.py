@@ -6,6 +6,7 @@ Commands (one per line): ``lift c1``, ``place c2``, ``press clock``, ``choose <o
 
 from __future__ import annotations
 
+import gc
 import queue
 import sys
 import threading
@@ -17,7 +18,7 @@ from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.record import Recorder, new_record_folder
-from sensorboard.service import SCAN_PERIOD, BoardService, result_text
+from sensorboard.service import BoardService, result_text
 from sensorboard.terminal import move_line, render
 
 LINGER = 3.0  # seconds the finished demo stays on screen
@@ -58,8 +59,15 @@ class TerminalView:
         self.tty = tty
         self.header = header
         self.shown = ""
+        self.seen: tuple[int, int] = (-1, -1)
 
     def update(self, service: BoardService, events: list[dict]) -> None:
+        """Print what changed; when the service's revision has not moved (most scans),
+        nothing is drawn or even rendered."""
+        seen = (id(service), service.revision)
+        if seen == self.seen and not events:
+            return
+        self.seen = seen
         picture = render(service, color=self.tty)
         if picture == self.shown and not events:
             return
@@ -79,10 +87,18 @@ class TerminalView:
         self.shown = picture
 
 
+def settle_memory() -> None:
+    """Collect once and freeze what start-up built (rules tables, layouts, modules), so
+    later collections only walk what the game makes: a full collection in the middle of
+    a move stays short."""
+    gc.collect()
+    gc.freeze()
+
+
 def run_live(args, layout: Layout) -> int:
     state = rules.new_game(args.game)
     clock = RealClock()
-    hardware = open_backend(args.backend, layout, HardwareConfig(), clock)
+    hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
     try:
         folder = new_record_folder(args.records, args.game)
         recorder = Recorder(folder, args.game, state.PLAYERS, tags={"Board": layout.name})
@@ -91,6 +107,7 @@ def run_live(args, layout: Layout) -> int:
     except BaseException:
         hardware.close()
         raise
+    settle_memory()
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -145,7 +162,7 @@ def run_live(args, layout: Layout) -> int:
                 done_at = None
             if done_at is not None and now - done_at >= (LINGER if args.demo else 0):
                 break
-            time.sleep(max(0.0, SCAN_PERIOD - (clock.now() - now)))
+            time.sleep(max(0.0, service.scan_period - (clock.now() - now)))
     except KeyboardInterrupt:
         pass
     for item in service.flush():

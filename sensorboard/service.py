@@ -18,10 +18,10 @@ from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
+from hardware.matrix import ghost_candidates
 
-SCAN_PERIOD = 0.002
-DEBOUNCE = 0.010
-HOLD_LIMIT = 5 * DEBOUNCE  # longest wait for a neighbour's change to settle
+SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
+DEBOUNCE = HardwareConfig.debounce
 
 
 class ServiceError(ValueError):
@@ -89,15 +89,26 @@ class BoardService:
         self.sim = hardware.magnets
         if self.sim is not None:
             self._set_up_pieces(state)
+        self.config = hardware.config
+        self.scan_period = self.config.scan_period
+        debounce = self.config.debounce
         if self.analog:
-            self.debouncer = ValueDebouncer(DEBOUNCE, rest=self.observe(()))
+            self.debouncer = ValueDebouncer(debounce, rest=self.observe(()))
         else:
-            self.debouncer = Debouncer(DEBOUNCE)
+            self.debouncer = Debouncer(debounce)
+        self.hold_limit = 5 * debounce
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
         self._held: list = []
         self._held_since = 0.0
         self.addr_cell = layout.sensor_cell
         self.frame: dict[str, str] = {}
+        self.unreadable: frozenset[str] = frozenset()  # cells a diode-less matrix cannot read
+        self.revision = 0  # counts what a view could show differently; views redraw on change
+        self._raw: object = None
+        self._last: object = None
+        self._trusted: object = None
+        self._dirty = True
+        self._frame_due: float | None = None
         self._boot()
 
     def _set_up_pieces(self, state: rules.GameState) -> None:
@@ -118,10 +129,10 @@ class BoardService:
         """Read the board until it is stable and take that as what the sensors show now."""
         start = now = self.clock.now()
         for _ in range(1000):
-            self.debouncer.update(self._read(), now)
-            if self.debouncer.settled() and now - start >= DEBOUNCE:
+            self.debouncer.update(self._read(now), now)
+            if self.debouncer.settled() and now - start >= self.debouncer.window_s:
                 break
-            now += SCAN_PERIOD
+            now += self.scan_period
         seen = self.debouncer.state()
         rest = self.observe(())
         differ = []
@@ -133,22 +144,52 @@ class BoardService:
             self._emit(self.tracker.changes(differ, self.clock.now()))
         self._show(self.clock.now())
 
-    def _read(self):
-        """One scan: closed addresses (binary) or each address's class (analog)."""
+    def _read(self, now: float):
+        """One scan: closed addresses (binary) or each address's class (analog). On a
+        matrix without diodes the cells ghosting could be faking keep the state the
+        tracker last saw and are reported as unreadable: never turned into pieces."""
         if not self.analog:
-            return self.scanner.read()
+            raw = self.scanner.read()
+            if self.layout.diodes:
+                return raw
+            if raw != self._raw:
+                self._raw = raw
+                ghosts = ghost_candidates(raw) if len(raw) >= 3 else frozenset()
+                self._set_unreadable(ghosts, now)
+                if ghosts:  # they keep what the tracker last saw there
+                    current = self.tracker.current
+                    seen = {a for a in ghosts if a in self.addr_cell
+                            and current[self.addr_cell[a]]}
+                    raw = (raw - ghosts) | seen
+                self._trusted = raw
+            return self._trusted
         thresholds = self.layout.thresholds
         cells = self.addr_cell
         return {a: classify(v, thresholds) for a, v in self.scanner.read().items() if a in cells}
 
     # --- one scan ---------------------------------------------------------------------
 
+    def _set_unreadable(self, ghosts: frozenset, now: float) -> None:
+        cells = frozenset(self.addr_cell[a] for a in ghosts if a in self.addr_cell)
+        if cells != self.unreadable:
+            self.unreadable = cells
+            self.revision += 1
+            self.record({"type": "unreadable", "t": round(now, 3), "cells": sorted(cells)})
+
     def step(self) -> list[dict]:
+        """One scan. When nothing changed it costs the scan and a few comparisons: no
+        tracker work, no LED frame, no new revision (so views do not redraw)."""
         now = self.clock.now()
         out: list[dict] = []
-        changes = self.debouncer.update(self._read(), now)
+        raw = self._read(now)
+        if raw != self._last or not self.debouncer.settled():
+            self._last = raw
+            changes = self.debouncer.update(raw, now)
+        else:
+            changes = []
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between turns, so the next lift finds the turns listed
+            self._dirty = True
         for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
@@ -158,17 +199,21 @@ class BoardService:
             if not self._held:
                 self._held_since = now
             self._held.append((cell, value))
+            self.revision += 1
         # Changes still settling on other cells happened at about the same time: hand
         # them to the tracker together (no order is known between them).
-        if self._held and (not self.debouncer.pending()
-                           or now - self._held_since >= HOLD_LIMIT):
+        if self._held and (self.debouncer.settled()
+                           or now - self._held_since >= self.hold_limit):
             held, self._held = self._held, []
             out += self._emit(self.tracker.changes(held, now))
         if self.buttons is not None:
             for button, player in self.buttons.poll(now):
                 out += self.press(button, player)
-        out += self._emit(self.tracker.tick(now))
-        self._show(now)
+        ticked = self.tracker.tick(now)
+        if ticked:
+            out += self._emit(ticked)
+        if self._dirty or (self._frame_due is not None and now >= self._frame_due):
+            self._show(now)
         return out
 
     def press(self, button: str, player: str | None = None) -> list[dict]:
@@ -192,6 +237,7 @@ class BoardService:
             raise ValueError(f"lift {cell}: there is no piece on {cell}")
         sim.lift(self.layout.cell_sensor[cell])
         self._hand.append(self._stacks[cell].pop())
+        self.revision += 1
 
     def sim_place(self, cell: str) -> None:
         """Put down the piece lifted last, or else a new piece from the mover's stock."""
@@ -200,6 +246,7 @@ class BoardService:
         piece = self._hand.pop() if self._hand else state.stock_piece()
         sim.place(self.layout.cell_sensor[cell], self._strength(piece))
         self._stacks.setdefault(cell, []).append(piece)
+        self.revision += 1
 
     def sim_pieces(self, cell: str) -> int:
         self._sim()
@@ -223,6 +270,9 @@ class BoardService:
     # --- outputs ------------------------------------------------------------------------
 
     def _emit(self, events: list[Event]) -> list[dict]:
+        self._dirty = True
+        if events:
+            self.revision += 1
         out = [event_json(e) for e in events]
         for item in out:
             self.record(item)
@@ -238,10 +288,13 @@ class BoardService:
             listener(item)
 
     def _show(self, now: float) -> None:
+        self._dirty = False
         frame = hints.plan(self.tracker, now)
+        self._frame_due = hints.next_change(self.tracker, now)
         if frame == self.frame:
             return
         self.frame = frame
+        self.revision += 1
         self.strip.fill(hints.OFF)
         for cell, role in frame.items():
             self.strip.set(self.layout.cell_led[cell], hints.PALETTE[role])

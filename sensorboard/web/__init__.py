@@ -29,16 +29,17 @@ class WebError(Exception):
 
 def run_web(args, layout: Layout) -> int:
     """``sensorboard run --web``: the live service with the page; Ctrl-C ends it."""
-    from sensorboard.live import TerminalView
+    from sensorboard.live import TerminalView, settle_memory
 
     problem = check_bind(args.host, args.token)
     if problem:
         raise WebError(problem)
     clock = RealClock()
-    factory = default_factory(args.backend, clock, args.records)
+    factory = default_factory(args.backend, clock, args.records, args.hardware)
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
     demo = demos.load(args.game) if args.demo else None
+    settle_memory()
     session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
                          speed=args.speed, token=args.token, on_step=view.update)
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "

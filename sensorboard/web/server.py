@@ -39,12 +39,11 @@ from hardware.backends import HardwareConfig, open_backend
 from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
-from sensorboard.service import SCAN_PERIOD, BoardService, result_text
+from sensorboard.service import BoardService, result_text
 from sensorboard.web.snapshot import legend_json, snapshot
 
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
-PUBLISH_EVERY = 5  # scans between change checks: 10 ms, well inside the 100 ms promise
 MAX_MAGNETS = 8  # per cell, on the simulated board
 BUTTONS: tuple[str, ...] = getattr(tracker_module, "BUTTONS", ("clock",))  # the board's buttons
 
@@ -67,7 +66,8 @@ class Board:
 
 
 def default_factory(backend: str = "sim", clock: Clock | None = None,
-                    records: str | None = None) -> Callable[[str], Board]:
+                    records: str | None = None,
+                    config: HardwareConfig | None = None) -> Callable[[str], Board]:
     """Build a new board for a game; with ``records`` each game is recorded in a new folder."""
     clock = clock or RealClock()
 
@@ -75,7 +75,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         state = rules.new_game(game)
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
-        hardware = open_backend(backend, layout, HardwareConfig(), clock)
+        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
         closers.append(hardware.close)
         if records is not None:
             from sensorboard.record import Recorder, new_record_folder
@@ -170,14 +170,15 @@ class WebSession:
 
     async def run(self) -> None:
         """Step the service every scan period, and publish the snapshot when it changes."""
-        n = 0
+        seen = None
         while True:
             start = self.clock.now()
             events = self.step()
-            n += 1
-            if events or n % PUBLISH_EVERY == 0:
+            now_seen = (self.board_id, self.service.revision, self.demo)
+            if events or now_seen != seen:  # nothing to build or send on a quiet scan
+                seen = now_seen
                 self.publish()
-            await asyncio.sleep(max(0.0, SCAN_PERIOD - (self.clock.now() - start)))
+            await asyncio.sleep(max(0.0, self.service.scan_period - (self.clock.now() - start)))
 
     # --- what the page sees --------------------------------------------------------------
 

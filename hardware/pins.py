@@ -1,0 +1,80 @@
+"""Which Raspberry Pi pins a board may use for what: checked before anything is opened.
+
+>>> pin_fault(row_pins=(5, 6), col_pins=(17, 18), buttons={"clock": 21}, led_pin="D18",
+...           diodes=True, scan="auto")
+'GPIO18 is both the LED data pin (D18) and matrix column 2; move one of them'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hardware.backends import BackendError, HardwareConfig
+
+I2C_PULLED_UP = (2, 3)  # SDA/SCL: 1.8 kOhm pull-ups to 3.3 V are fitted on every Pi
+SPI0 = {7: "CE1", 8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"}
+HEADER = range(0, 28)  # the GPIOs on the 40-pin header
+
+
+def led_gpio(pin: str) -> int | None:
+    """The BCM number of a Blinka pin name ("D18" -> 18), None for other names."""
+    m = re.fullmatch(r"D(\d+)", pin)
+    return int(m.group(1)) if m else None
+
+
+def pin_fault(*, row_pins: Sequence[int], col_pins: Sequence[int],
+              buttons: Mapping[object, int], led_pin: str, diodes: bool,
+              scan: str) -> str | None:
+    """The first wiring fault of this pin plan, as one sentence naming the fix; None if
+    the plan is sound."""
+    users: dict[int, str] = {}
+
+    def use(pin: int, what: str) -> str | None:
+        if pin not in HEADER:
+            return f"GPIO{pin} ({what}) is not on the Pi's header (GPIO0-27)"
+        if pin in users:
+            return f"GPIO{pin} is both {users[pin]} and {what}; move one of them"
+        users[pin] = what
+        return None
+
+    led = led_gpio(led_pin)
+    plan: list[tuple[int, str]] = []
+    if led is not None:
+        plan.append((led, f"the LED data pin ({led_pin})"))
+        if led == 10:  # NeoPixels on SPI0: the SPI driver holds its other pins too
+            plan += [(p, f"SPI0 {name}, taken by the SPI LEDs") for p, name in SPI0.items()
+                     if p != 10]
+    plan += [(p, f"matrix row {i + 1}") for i, p in enumerate(row_pins)]
+    plan += [(p, f"matrix column {i + 1}") for i, p in enumerate(col_pins)]
+    plan += [(p, f"the {_button(b)} button") for b, p in buttons.items()]
+    for pin, what in plan:
+        fault = use(pin, what)
+        if fault:
+            return fault
+    for i, pin in enumerate(col_pins):
+        if pin in I2C_PULLED_UP:
+            return (f"GPIO{pin} (matrix column {i + 1}) has a 1.8 kOhm pull-up fitted on the "
+                    "Pi, so it would always read closed; put a row or a button there")
+    for i, pin in enumerate(row_pins):
+        if pin in I2C_PULLED_UP and (not diodes or scan == "per-pin"):
+            return (f"GPIO{pin} (matrix row {i + 1}) has a 1.8 kOhm pull-up fitted on the Pi, "
+                    "so it is never idle; a row there needs diodes and the group scan "
+                    "(scan = \"auto\" with lgpio), or move it")
+    return None
+
+
+def check_pins(layout: Any, config: HardwareConfig) -> None:
+    """Raise BackendError naming the layout and the fault if its pins cannot work."""
+    fault = pin_fault(row_pins=layout.row_pins, col_pins=layout.col_pins,
+                      buttons=layout.buttons, led_pin=config.led_pin or layout.led_pin,
+                      diodes=layout.diodes, scan=config.scan)
+    if fault:
+        raise BackendError(f"{layout.path}: {fault}")
+
+
+def _button(button: object) -> str:
+    name = getattr(button, "button", button)
+    player = getattr(button, "player", None)
+    return f"{player} {name}" if player else str(name)
