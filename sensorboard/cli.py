@@ -7,7 +7,7 @@ import json
 import sys
 
 import rules
-from boards.layout import LayoutError, layout_for_game, load_layout
+from boards.layout import LayoutError, layout_for_game, load_layout, shipped_layouts
 from hardware.backends import BackendError, backend_names
 from sensorboard.config import ConfigError
 from sensorboard.service import ServiceError
@@ -39,7 +39,8 @@ def build_parser() -> Parser:
     run = sub.add_parser("run", help="run the live service on a board")
     run.add_argument("--config", help="config file (TOML); flags given here win")
     run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
-    run.add_argument("--layout", help="board layout TOML (default: the shipped one)")
+    run.add_argument("--layout", help="board layout TOML, or a shipped layout's name "
+                     "(default: the game's shipped one)")
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
@@ -63,7 +64,11 @@ def _layout(args):
     game = args.game
     if game not in rules.GAMES:
         raise UsageError(f"unknown game {game!r}; valid games: {', '.join(sorted(rules.GAMES))}")
-    layout = load_layout(args.layout) if args.layout else layout_for_game(game)
+    shipped = shipped_layouts()
+    if args.layout in shipped:  # a shipped layout by name, e.g. "teblo-hall"
+        layout = load_layout(shipped[args.layout])
+    else:
+        layout = load_layout(args.layout) if args.layout else layout_for_game(game)
     if layout.game != game:
         raise UsageError(f"{layout.path}: game: layout is for {layout.game}, not {game}")
     return layout

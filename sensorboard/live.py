@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import queue
+import signal
 import sys
 import threading
 import time
@@ -19,6 +20,7 @@ from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.record import Recorder, new_record_folder
 from sensorboard.service import BoardService, result_text
+from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
 
 LINGER = 3.0  # seconds the finished demo stays on screen
@@ -87,6 +89,17 @@ class TerminalView:
         self.shown = picture
 
 
+def _stop_on_sigterm() -> list[int]:
+    """A list that becomes non-empty (true) when SIGTERM arrives: the loop then ends as
+    cleanly as after Ctrl-C (last turn committed, record closed, LEDs dark)."""
+    stop: list[int] = []
+    try:
+        signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+    except ValueError:  # not the main thread: the caller handles its own stopping
+        pass
+    return stop
+
+
 def settle_memory() -> None:
     """Collect once and freeze what start-up built (rules tables, layouts, modules), so
     later collections only walk what the game makes: a full collection in the middle of
@@ -123,9 +136,14 @@ def run_live(args, layout: Layout) -> int:
         print("commands: lift CELL, place CELL, press clock|hint|takeback, choose OPTION, quit")
     view = TerminalView(tty)
     done_at = None
+    forever = args.no_input and not args.demo  # a service: runs until it is stopped
+    stop = _stop_on_sigterm()
+    notifier = Notifier()
+    notifier.ready(f"{args.game} on the {args.backend} board")
     try:
-        while True:
+        while not stop:
             now = clock.now()
+            notifier.tick(now)
             while script and script[0][0] <= now:
                 view.update(service, demos.apply(service, script.pop(0)[1]))
             while not commands.empty():
@@ -155,7 +173,7 @@ def run_live(args, layout: Layout) -> int:
                 except ValueError as e:
                     print(f"sensorboard: {e}")
             view.update(service, service.step())
-            finished = not script and not reading and service.settled()
+            finished = not forever and not script and not reading and service.settled()
             if finished and done_at is None:
                 done_at = now
             if not finished:
@@ -165,9 +183,13 @@ def run_live(args, layout: Layout) -> int:
             time.sleep(max(0.0, service.scan_period - (clock.now() - now)))
     except KeyboardInterrupt:
         pass
-    for item in service.flush():
-        print(move_line(item))
-    recorder.close()
-    service.close()
+    finally:
+        notifier.stopping()
+        try:
+            for item in service.flush():
+                print(move_line(item))
+            recorder.close()
+        finally:
+            service.close()  # the LEDs go dark whatever happened
     print(f"{result_text(service.tracker.state)}; record written to {folder}/record.txt")
     return 0

@@ -11,6 +11,7 @@ import sys
 from boards.layout import Layout
 from hardware.clock import RealClock
 from sensorboard import demo as demos
+from sensorboard.systemd import Notifier
 from sensorboard.web.server import (
     WebSession,
     check_bind,
@@ -39,22 +40,31 @@ def run_web(args, layout: Layout) -> int:
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
     demo = demos.load(args.game) if args.demo else None
+    notifier = Notifier()
+
+    def on_step(service, events: list[dict]) -> None:
+        view.update(service, events)
+        notifier.tick(clock.now())
+
     settle_memory()
     session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
-                         speed=args.speed, token=args.token, on_step=view.update)
+                         speed=args.speed, token=args.token, on_step=on_step)
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"records in {args.records}/")
 
     def started(url: str) -> None:
         print(f"sensorboard: the board is at {url}  (Ctrl-C ends)", flush=True)
+        notifier.ready(f"{args.game} at {url}")
 
     try:
         asyncio.run(serve(session, args.host, args.port, started))
     except KeyboardInterrupt:
         pass
     except OSError as e:
+        notifier.stopping()
         session.close()
         raise WebError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
+    notifier.stopping()
     session.close()
     print(f"{session.result()}; records in {args.records}/")
     return 0

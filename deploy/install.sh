@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Install sensorboard as a service on Raspberry Pi OS (any Pi, 1 to 5).
+#
+#   sudo deploy/install.sh [--board NAME] [--leds pwm|spi] [--dry-run]
+#
+# From the source tree: creates the virtualenv in /opt/sensorboard with the 'pi' extra
+# (rpi-lgpio and lgpio), the 'sensorboard' user (groups gpio, spi); LEDs on GPIO18 (pwm,
+# the shipped layouts' choice: the service runs as root) or GPIO10 (spi: SPI enabled, no
+# root; the layout must leave GPIO7-11 free); writes /etc/sensorboard/board.toml from deploy/config/NAME.toml (kept if it
+# exists), and installs and starts the systemd unit. --dry-run prints every step and
+# changes nothing. See docs/hardware.md.
+set -euo pipefail
+
+board=tessella
+leds=pwm
+dry=0
+prefix=/opt/sensorboard
+conf_dir=/etc/sensorboard
+data_dir=/var/lib/sensorboard
+unit_dir=/etc/systemd/system
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+fail() { echo "install.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --board) [ $# -ge 2 ] || fail "--board needs a name"; board="$2"; shift 2 ;;
+        --leds) [ $# -ge 2 ] || fail "--leds needs spi or pwm"; leds="$2"; shift 2 ;;
+        --dry-run) dry=1; shift ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        *) fail "unknown option $1; options: --board NAME, --leds spi|pwm, --dry-run" ;;
+    esac
+done
+
+config="$src/deploy/config/$board.toml"
+if [ ! -f "$config" ]; then
+    boards="$(find "$src/deploy/config" -name '*.toml' -printf '%f ' | sed 's/\.toml//g')"
+    fail "no config for board '$board'; boards: $boards"
+fi
+case "$leds" in spi|pwm) ;; *) fail "--leds must be spi or pwm, got '$leds'" ;; esac
+if [ "$dry" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+    fail "run as root: sudo $0 $*"
+fi
+
+run() {
+    echo "+ $*"
+    if [ "$dry" -eq 0 ]; then "$@"; fi
+}
+
+echo "sensorboard: installing board '$board' (LEDs on $leds) from $src"
+run apt-get install -y --no-install-recommends python3-venv python3-dev swig liblgpio-dev
+if ! id sensorboard >/dev/null 2>&1; then
+    run useradd --system --home-dir "$data_dir" --shell /usr/sbin/nologin sensorboard
+fi
+run usermod -a -G gpio,spi sensorboard
+run mkdir -p "$prefix" "$conf_dir" "$data_dir/records"
+run chown -R sensorboard:sensorboard "$data_dir"
+run python3 -m venv "$prefix/.venv"
+run "$prefix/.venv/bin/pip" install --upgrade pip
+run "$prefix/.venv/bin/pip" install "${src}[pi]"
+run cp -r "$src/docs" "$prefix/"
+
+if [ "$leds" = spi ]; then
+    # NeoPixels on GPIO10 (SPI MOSI) need SPI on, and no root.
+    if command -v raspi-config >/dev/null 2>&1; then
+        run raspi-config nonint do_spi 0
+    else
+        echo "sensorboard: raspi-config not found; add dtparam=spi=on to config.txt"
+    fi
+    led_pin=D10
+else
+    # NeoPixels on GPIO18 use PWM and DMA through /dev/mem: the service must run as root.
+    led_pin=D18
+    run mkdir -p "$unit_dir/sensorboard.service.d"
+    if [ "$dry" -eq 0 ]; then
+        printf '[Service]\nUser=root\nGroup=root\n' > "$unit_dir/sensorboard.service.d/root.conf"
+    fi
+fi
+
+if [ -f "$conf_dir/board.toml" ]; then
+    echo "sensorboard: keeping $conf_dir/board.toml"
+else
+    token="$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+    echo "+ write $conf_dir/board.toml from $config (led_pin = \"$led_pin\", a new token)"
+    if [ "$dry" -eq 0 ]; then
+        sed -e "s/token = \"change-me\"/token = \"$token\"/" \
+            -e "s/^\[hardware\]$/[hardware]\nled_pin = \"$led_pin\"/" "$config" \
+            > "$conf_dir/board.toml"
+        chmod 640 "$conf_dir/board.toml"
+        chgrp sensorboard "$conf_dir/board.toml"
+    fi
+fi
+
+run install -m 644 "$src/deploy/sensorboard.service" "$unit_dir/sensorboard.service"
+run systemctl daemon-reload
+run systemctl enable --now sensorboard.service
+echo "sensorboard: installed; check the wiring with"
+echo "  sudo systemctl stop sensorboard && $prefix/.venv/bin/sensorboard check-wiring --config $conf_dir/board.toml"
+echo "and follow the service with: journalctl -u sensorboard -f"

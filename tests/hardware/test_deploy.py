@@ -1,0 +1,119 @@
+"""The service as installed on a Pi: the systemd unit, the install script, the board
+configs, and the service's side of the systemd protocol (ready, watchdog, stopping)."""
+
+import configparser
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from boards.layout import load_layout, shipped_layouts
+from sensorboard.cli import build_parser
+from sensorboard.config import load_config
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def unit():
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str
+    parser.read(DEPLOY / "sensorboard.service")
+    return parser
+
+
+def test_the_unit_is_a_notify_service_with_a_watchdog_restarted_on_failure():
+    u = unit()["Service"]
+    assert u["Type"] == "notify" and int(u["WatchdogSec"]) > 0
+    assert u["Restart"] == "on-failure"
+    assert u["StandardOutput"] == "journal" and u["StandardError"] == "journal"
+    assert "gpio" in u["SupplementaryGroups"].split()
+    assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_units_command_is_a_valid_sensorboard_run():
+    argv = shlex.split(unit()["Service"]["ExecStart"])
+    assert argv[0] == "/opt/sensorboard/.venv/bin/sensorboard"
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "run" and args.no_input and not args.demo
+    assert args.config == "/etc/sensorboard/board.toml"
+
+
+def test_the_install_script_passes_shellcheck():
+    out = subprocess.run(["shellcheck", str(DEPLOY / "install.sh")], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout
+
+
+def test_the_install_script_dry_run_lists_every_step():
+    out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--board", "teblo",
+                          "--leds", "spi"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    steps = out.stdout
+    assert "-m venv /opt/sensorboard/.venv" in steps
+    assert "pip install" in steps and "[pi]" in steps
+    assert "usermod -a -G gpio,spi sensorboard" in steps
+    assert "sensorboard.service /etc/systemd/system/sensorboard.service" in steps
+    assert "systemctl enable --now sensorboard.service" in steps
+    assert "deploy/config/teblo.toml" in steps and 'led_pin = "D10"' in steps
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--board", "chess"], "no config for board 'chess'; boards: "),
+    (["--leds", "usb"], "--leds must be spi or pwm, got 'usb'"),
+    (["--colour"], "unknown option --colour"),
+])
+def test_the_install_script_refuses_bad_options_in_one_line(args, message):
+    out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", *args],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("install.sh: ") and message in out.stderr
+    assert out.stderr.count("\n") == 1
+
+
+def test_every_binary_shipped_layout_has_a_service_config_that_loads():
+    layouts = {name for name, path in shipped_layouts().items()
+               if load_layout(path).sensor == "binary"}
+    configs = {p.stem: p for p in (DEPLOY / "config").glob("*.toml")}
+    assert set(configs) == layouts
+    for name, path in configs.items():
+        settings = load_config(str(path))
+        assert settings["layout"] == name and settings["backend"] == "gpio"
+        assert load_layout(shipped_layouts()[name]).game == settings["game"]
+        assert settings["hardware"].scan == "auto"
+
+
+def test_under_systemd_it_says_ready_pings_the_watchdog_and_stops_cleanly(tmp_path):
+    address = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(address)
+    sock.settimeout(60)
+    records = tmp_path / "records"
+    env = {"PATH": "/usr/bin:/bin", "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000",
+           "BLINKA_OS_AGNOSTIC": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "sensorboard", "run", "--game", "tessella",
+                             "--no-input", "--records", str(records)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        messages = [sock.recv(256).decode()]
+        assert messages[0].startswith("READY=1")
+        start = time.monotonic()
+        while messages.count("WATCHDOG=1") < 3:  # every 0.1 s: half the watchdog period
+            messages.append(sock.recv(256).decode())
+        assert time.monotonic() - start < 30
+        assert proc.poll() is None  # a service runs until it is stopped
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        while "STOPPING=1" not in messages:
+            messages.append(sock.recv(256).decode())
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        sock.close()
+    assert proc.returncode == 0, err
+    assert "record written to" in out
+    assert len(list(records.glob("*/record.txt"))) == 1
