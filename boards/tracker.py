@@ -278,10 +278,26 @@ class Tracker:
             return []
         ply = len(self.state.move_stack)
         move = self.state.pop()
+        self.put_right()
+        return [TakenBack(t, ply, self.state.to_move, self.state.move_str(move))]
+
+    def put_right(self, state: rules.GameState | None = None,
+                  shown: dict[str, Hashable] | None = None) -> None:
+        """Play goes on from ``state`` (default: the game as it is) once the board shows
+        it; until then the LEDs name each cell to put right, as after a takeback. For a
+        game resumed from its journal (``shown``: what the sensors show now) and a
+        position an arbiter set."""
+        if state is not None:
+            self.state = state
+        if shown is not None:
+            self.current.update(shown)
         self._start_turn()
         self.restoring = bool(self.differing)
         self.last_commit = None
-        return [TakenBack(t, ply, self.state.to_move, self.state.move_str(move))]
+
+    def restore_cells(self) -> dict[str, str]:
+        """While the board is put right: each cell that differs and what it should show."""
+        return {c: describe(self.before_pieces[c]) for c in sorted(self.differing)}
 
     def tick(self, now: float) -> list[Event]:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""

@@ -44,7 +44,14 @@ def build_parser() -> Parser:
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
-    run.add_argument("--records", help="folder for game records (default records)")
+    run.add_argument("--records", help="folder for the journal and game records "
+                     "(default records)")
+    run.add_argument("--board", help="this board's name in records and on MQTT "
+                     "(kept in the journal)")
+    run.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
+                     help="a record tag for a new game, e.g. --tag Round=3 --tag White='A. Lee'")
+    run.add_argument("--new", action="store_true",
+                     help="start a new game even if the journal holds an unfinished one")
     run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
     run.add_argument("--web", action="store_true", default=None,
                      help="serve the board as a web page (live view and simulator)")
@@ -103,7 +110,19 @@ def cmd_replay(args) -> int:
 
 
 RUN_DEFAULTS = {"backend": "sim", "records": "records", "web": False, "host": "127.0.0.1",
-                "port": 8080, "token": None, "layout": None, "game": None, "hardware": None}
+                "port": 8080, "token": None, "layout": None, "game": None, "board": None,
+                "hardware": None}
+
+
+def parse_tags(pairs: list[str], base: dict[str, str]) -> dict[str, str]:
+    """``KEY=VALUE`` flags over the config's [tags]."""
+    tags = dict(base)
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.isidentifier():
+            raise UsageError(f"--tag {pair!r}: expected KEY=VALUE, e.g. Round=3")
+        tags[key] = value
+    return tags
 
 
 def settle_run_options(args) -> None:
@@ -114,6 +133,7 @@ def settle_run_options(args) -> None:
     for key, default in RUN_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, settings.get(key, default))
+    args.tags = parse_tags(args.tag, settings.get("tags", {}))
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
     if args.backend not in backend_names():

@@ -6,6 +6,11 @@ Example (``sensorboard run --config board.toml``; a flag on the command line win
     backend = "gpio"            # sim | gpio | serial
     layout = "/etc/sensorboard/tessella.toml"
     records = "/var/lib/sensorboard/records"
+    board = "7"                 # the board's name in records and on MQTT
+
+    [tags]                      # record tags of a new game
+    Event = "Club championship"
+    Round = "3"
 
     [web]
     enabled = true
@@ -30,7 +35,7 @@ import rules
 from boards.layout import read_toml
 from hardware.backends import backend_names, hardware_config
 
-TOP = {"game": str, "backend": str, "layout": str, "records": str}
+TOP = {"game": str, "backend": str, "layout": str, "records": str, "board": str}
 WEB = {"enabled": bool, "host": str, "port": int, "token": str}
 
 
@@ -70,6 +75,12 @@ def load_config(path: str) -> dict:
             hardware = hardware_config(hardware)
         except ValueError as e:
             raise ConfigError(f"{path}: hardware.{e}") from None
+    tags = data.pop("tags", {})
+    if not isinstance(tags, dict):
+        raise fail("tags", "must be a table ([tags])")
+    for key, value in tags.items():
+        if not isinstance(value, str | int):
+            raise fail(f"tags.{key}", f"must be text, got {value!r}")
     settings = check(data, TOP, "")
     web = check(web, WEB, "web.")
     if "game" in settings and settings["game"] not in rules.GAMES:
@@ -85,4 +96,6 @@ def load_config(path: str) -> dict:
     settings.update(web)
     if hardware is not None:
         settings["hardware"] = hardware
+    if tags:
+        settings["tags"] = {k: str(v) for k, v in tags.items()}
     return settings

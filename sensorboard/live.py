@@ -18,7 +18,7 @@ from boards.layout import Layout
 from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
-from sensorboard.record import Recorder, new_record_folder
+from sensorboard.recording import open_game, open_journal
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
@@ -109,18 +109,25 @@ def settle_memory() -> None:
 
 
 def run_live(args, layout: Layout) -> int:
-    state = rules.new_game(args.game)
     clock = RealClock()
     hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
     try:
-        folder = new_record_folder(args.records, args.game)
-        recorder = Recorder(folder, args.game, state.PLAYERS, tags={"Board": layout.name})
+        journal = open_journal(args.records, board=args.board)
+        recorder, resumed = open_game(journal, args.game, tags=args.tags, new=args.new,
+                                      note=lambda text: print(f"sensorboard: {text}"))
+        state = recorder.state
+        # A simulated board comes up set for a new game; a real one shows what it shows.
+        pieces = rules.new_game(args.game).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=[recorder.event])
+                               listeners=[recorder.event], resumed=resumed, pieces=pieces)
     except BaseException:
         hardware.close()
         raise
     settle_memory()
+    folder = recorder.record_path.parent
+    if service.tracker.restoring:
+        cells = ", ".join(f"{c} {w}" for c, w in service.tracker.restore_cells().items())
+        print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -189,7 +196,8 @@ def run_live(args, layout: Layout) -> int:
             for item in service.flush():
                 print(move_line(item))
             recorder.close()
+            journal.close()
         finally:
             service.close()  # the LEDs go dark whatever happened
-    print(f"{result_text(service.tracker.state)}; record written to {folder}/record.txt")
+    print(f"{result_text(service.tracker.state)}; record written to {recorder.record_path}")
     return 0

@@ -69,7 +69,12 @@ class BoardService:
         seed: int | None = None,
         error_delay: float = 1.0,
         listeners: list[Callable[[dict], None]] | None = None,
+        resumed: bool = False,
+        pieces: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
+        """``resumed``: the game goes on from its journal, so a board that differs is put
+        right first (the LEDs guide). ``pieces``: what stands on the simulated board at
+        the start (default: the game's position)."""
         if layout.game != state.NAME:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
         self.layout = layout
@@ -77,6 +82,8 @@ class BoardService:
         self.listeners = list(listeners or [])
         self.observe = observer(layout)
         self.analog = layout.sensor == "analog"
+        self.resumed = resumed
+        self.adjudicated = False
         if hardware is None:
             config = config or HardwareConfig()
             tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
@@ -88,7 +95,7 @@ class BoardService:
         self.buttons = hardware.buttons
         self.sim = hardware.magnets
         if self.sim is not None:
-            self._set_up_pieces(state)
+            self._set_up_pieces(state if pieces is None else pieces)
         self.config = hardware.config
         self.scan_period = self.config.scan_period
         debounce = self.config.debounce
@@ -111,10 +118,12 @@ class BoardService:
         self._frame_due: float | None = None
         self._boot()
 
-    def _set_up_pieces(self, state: rules.GameState) -> None:
-        """Put the start position on the simulated magnets, before time starts."""
+    def _set_up_pieces(self, start: rules.GameState | dict[str, tuple[str, ...]]) -> None:
+        """Put the start position (or these pieces) on the simulated magnets, before time
+        starts."""
         bounce, self.sim.bounce = self.sim.bounce, 0.0
-        self._stacks = {cell: list(p) for cell, p in state.physical().items()}
+        pieces = start.physical() if isinstance(start, rules.GameState) else start
+        self._stacks = {cell: list(p) for cell, p in pieces.items()}
         self._hand: list[str] = []
         for cell, pieces in self._stacks.items():
             for piece in pieces:
@@ -140,7 +149,11 @@ class BoardService:
             value = seen.get(addr, rest) if self.analog else addr in seen
             if self.tracker.current[cell] != value:
                 differ.append((cell, value))
-        if differ:  # the board is not set up as the game starts: the tracker says what's wrong
+        if differ and self.resumed:  # put the board as the journal says, then play on
+            self.tracker.put_right(shown=dict(differ))
+            self.record({"type": "resume", "t": round(self.clock.now(), 3),
+                         "cells": self.tracker.restore_cells()})
+        elif differ:  # the board is not set up as the game starts: the tracker says what's wrong
             self._emit(self.tracker.changes(differ, self.clock.now()))
         self._show(self.clock.now())
 
@@ -187,6 +200,8 @@ class BoardService:
             changes = self.debouncer.update(raw, now)
         else:
             changes = []
+        if self.adjudicated:
+            changes = []  # the arbiter has ended the game
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between turns, so the next lift finds the turns listed
             self._dirty = True
@@ -218,12 +233,66 @@ class BoardService:
 
     def press(self, button: str, player: str | None = None) -> list[dict]:
         """A button press; ``player`` names the side of a per-player clock button."""
+        now = self.clock.now()
+        item = {"type": "press", "t": round(now, 3), "button": button}
         if player is None:
-            return self._emit(self.tracker.press(button, self.clock.now()))
-        return self._emit(self.tracker.press(button, self.clock.now(), player=player))
+            self.record(item)
+            return self._emit(self.tracker.press(button, now))
+        self.record({**item, "player": player})
+        return self._emit(self.tracker.press(button, now, player=player))
 
     def choose(self, value: str) -> list[dict]:
-        return self._emit(self.tracker.choose(value, self.clock.now()))
+        now = self.clock.now()
+        self.record({"type": "answer", "t": round(now, 3), "value": value})
+        return self._emit(self.tracker.choose(value, now))
+
+    def correct(self, action: str, by: str, **args) -> list[dict]:
+        """An arbiter's correction, journaled with who made it: ``takeback`` (``turns``),
+        ``position`` (``position``: position text), ``result`` (``result``: 1-0, 0-1 or
+        1/2-1/2, ``reason``). Raises :class:`ServiceError` naming what is wrong."""
+        state = self.tracker.state
+        t = round(self.clock.now(), 3)
+        if self.adjudicated:
+            raise ServiceError("the game has been adjudicated; start a new game")
+        if action == "takeback":
+            turns = args.get("turns", 1)
+            if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
+                raise ServiceError(f"takeback: turns must be a whole number >= 1, got {turns!r}")
+            if turns > len(state.move_stack):
+                raise ServiceError(f"takeback: only {len(state.move_stack)} turns were played")
+            self.record({"type": "correction", "t": t, "action": action, "by": by,
+                         "turns": turns})
+            out: list[dict] = []
+            for _ in range(turns):
+                out += self._emit(self.tracker.press("takeback", self.clock.now()))
+            return out
+        if action == "position":
+            text = args.get("position")
+            if not isinstance(text, str):
+                raise ServiceError("position: give the position text")
+            try:
+                new = rules.from_position(state.NAME, text)
+            except rules.RulesError as e:
+                raise ServiceError(f"position: {e}") from None
+            self.record({"type": "correction", "t": t, "action": action, "by": by,
+                         "position": new.position_str()})
+            self.tracker.put_right(new)
+            self._dirty = True
+            self.revision += 1
+            return []
+        if action == "result":
+            result, reason = args.get("result"), args.get("reason") or "adjudication"
+            if result not in ("1-0", "0-1", "1/2-1/2"):
+                raise ServiceError(f"result: must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
+            self.record({"type": "correction", "t": t, "action": action, "by": by,
+                         "result": result, "reason": str(reason)})
+            self.record({"type": "end", "t": t, "result": result, "reason": str(reason)})
+            self.adjudicated = True
+            self._dirty = True
+            self.revision += 1
+            return []
+        raise ServiceError(f"unknown correction {action!r}; corrections: takeback, position, "
+                           "result")
 
     def flush(self) -> list[dict]:
         return self._emit(self.tracker.flush(self.clock.now()))

@@ -36,7 +36,8 @@ def run_web(args, layout: Layout) -> int:
     if problem:
         raise WebError(problem)
     clock = RealClock()
-    factory = default_factory(args.backend, clock, args.records, args.hardware)
+    factory = default_factory(args.backend, clock, args.records, args.hardware,
+                              board=args.board, tags=args.tags, new=args.new)
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
     demo = demos.load(args.game) if args.demo else None

@@ -67,25 +67,33 @@ class Board:
 
 def default_factory(backend: str = "sim", clock: Clock | None = None,
                     records: str | None = None,
-                    config: HardwareConfig | None = None) -> Callable[[str], Board]:
-    """Build a new board for a game; with ``records`` each game is recorded in a new folder."""
+                    config: HardwareConfig | None = None, *, board: str | None = None,
+                    tags: dict | None = None, new: bool = False) -> Callable[[str], Board]:
+    """Build a new board for a game; with ``records`` the games go to the journal there,
+    and the first board goes on with the journal's unfinished game (unless ``new``)."""
     clock = clock or RealClock()
+    journal = None
+    made = 0
 
     def make(game: str, layout: Layout | None = None) -> Board:
-        state = rules.new_game(game)
+        nonlocal journal, made
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
-        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
-        closers.append(hardware.close)
+        state, resumed = rules.new_game(game), False
         if records is not None:
-            from sensorboard.record import Recorder, new_record_folder
+            from sensorboard.recording import open_game, open_journal
 
-            recorder = Recorder(new_record_folder(records, game), game, state.PLAYERS,
-                                tags={"Board": layout.name})
+            journal = journal or open_journal(records, board)
+            recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0)
+            state = recorder.state
             listeners.append(recorder.event)
             closers.append(recorder.close)
+        made += 1
+        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
+        closers.append(hardware.close)
+        pieces = rules.new_game(game).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=listeners)
+                               listeners=listeners, resumed=resumed, pieces=pieces)
 
         def close() -> None:
             for closer in closers:

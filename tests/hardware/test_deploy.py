@@ -116,4 +116,5 @@ def test_under_systemd_it_says_ready_pings_the_watchdog_and_stops_cleanly(tmp_pa
         sock.close()
     assert proc.returncode == 0, err
     assert "record written to" in out
-    assert len(list(records.glob("*/record.txt"))) == 1
+    assert len(list(records.glob("*-tessella-*.txt"))) == 1
+    assert (records / "journal.sqlite").exists()  # the game is kept to resume

@@ -22,7 +22,7 @@ def test_config_sets_the_run_options(tmp_path):
                                      "port": 9000}
     proc = cli("run", "--config", str(cfg), "--demo", "--speed", "40")
     assert proc.returncode == 0, proc.stderr
-    records = list((tmp_path / "rec").glob("*/record.txt"))
+    records = list((tmp_path / "rec").glob("*-tessella-*.txt"))
     assert len(records) == 1
     text = records[0].read_text()
     assert '[Game "tessella"]' in text and "1. " in text
