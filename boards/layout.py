@@ -197,6 +197,13 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
     cell_led: dict[str, int] = {}
     by_addr: dict[tuple[int, int], str] = {}
     by_led: dict[int, str] = {}
+    strangers = [c for c in cells if c not in game_cells]
+    if strangers:
+        made_for = [g for g, m in rules.GAMES.items()
+                    if g != game and set(cells) <= set(m.GEOMETRY.names)]
+        if made_for:
+            raise fail("cells", f"these are the cells of {made_for[0]}: the layout is made "
+                                f"for {made_for[0]}, not {game}")
     for cell, entry in cells.items():
         key = f"cells.{cell}"
         if cell not in game_cells:

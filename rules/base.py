@@ -106,6 +106,17 @@ class GameState(ABC):
         """The piece the side to move puts down from its hand where a move adds one."""
         return self.to_move
 
+    def stock(self) -> dict[str, dict[str, int]]:
+        """The pieces each player holds off the board, ready to be put down:
+        ``{player: {piece: count}}`` with piece names from ``PIECES`` (Tulaga's piles,
+        Teblo's blocks in hand); ``{}`` where every piece starts on the board."""
+        return {}
+
+    def captured(self) -> dict[str, int]:
+        """How many enemy pieces each player has taken, where the game counts captures
+        toward winning (Tessella); ``{}`` where it does not."""
+        return {}
+
     def hint_cells(self) -> list[str]:
         """Cells the ``hint`` button lights for the side to move (Teblo: squares where a
         block would cut a path); ``[]`` where the game has no such hint."""

@@ -7,7 +7,10 @@ and ``shape``), and which cells are adjacent for movement.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+_SIMPLE_NAME = re.compile(r"^([a-z])(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,23 @@ class Geometry:
                 return c
         raise KeyError(name)
 
+    def coordinates(self) -> dict[str, dict[float, str]]:
+        """The labels along the edges: ``{"files": {x: "a"}, "ranks": {y: "1"}}``, read
+        from the cells named file letter + rank number (``a1``); cells named otherwise
+        (Tessella's ``ab12``) add none.
+
+        >>> grid(2, 3).coordinates()
+        {'files': {0.0: 'a', 1.0: 'b'}, 'ranks': {0.0: '1', 1.0: '2', 2.0: '3'}}
+        """
+        files: dict[float, str] = {}
+        ranks: dict[float, str] = {}
+        for c in self.cells:
+            m = _SIMPLE_NAME.match(c.name)
+            if m:
+                files.setdefault(c.x, m[1])
+                ranks.setdefault(c.y, m[2])
+        return {"files": dict(sorted(files.items())), "ranks": dict(sorted(ranks.items()))}
+
     def to_json(self) -> dict:
         """A plain description for renderers (the web page draws any board from this)."""
         return {
@@ -48,6 +68,8 @@ class Geometry:
                 for c in self.cells
             ],
             "adjacency": {k: list(v) for k, v in self.adjacency.items()},
+            "coordinates": {axis: [[v, label] for v, label in labels.items()]
+                            for axis, labels in self.coordinates().items()},
             **self.extra,
         }
 

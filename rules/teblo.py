@@ -253,6 +253,11 @@ class TebloState(GameState):
             self._cuts = _cut_squares(self._board, enemy, self._pawn[enemy])
         return self._cuts
 
+    def stock(self) -> dict[str, dict[str, int]]:
+        """Each side's blocks still in hand (B-2)."""
+        return {player: {f"{player}-block": self._hand[p]}
+                for p, player in enumerate(PLAYERS, start=1)}
+
     def stock_piece(self) -> str:
         """The piece the side to move puts down from its hand: a blocking piece."""
         return f"{self.to_move}-block"

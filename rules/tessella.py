@@ -175,6 +175,10 @@ class TessellaState(GameState):
         enemy = 2 - PLAYERS.index(player)
         return PIECES_PER_SIDE - self._board.count(enemy)
 
+    def captured(self) -> dict[str, int]:
+        """Captures so far by each player; the fourth wins (S-6)."""
+        return {player: self.captures(player) for player in PLAYERS}
+
     def outcome(self) -> Outcome | None:
         for player in PLAYERS:
             if self.captures(player) >= CAPTURES_TO_WIN:

@@ -193,6 +193,11 @@ class TulagaState(GameState):
         p = PLAYERS.index(player) + 1
         return self._simple[p], self._rank[p]
 
+    def stock(self) -> dict[str, dict[str, int]]:
+        """Each player's pile (U-2): simple and rank stones not on the board."""
+        return {player: {player: self._simple[p], f"{player}-rank": self._rank[p]}
+                for p, player in enumerate(PLAYERS, start=1)}
+
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
             self._legal = self._generate() if self.outcome() is None else []

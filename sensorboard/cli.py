@@ -1,4 +1,4 @@
-"""The ``sensorboard`` command: ``run`` a board, ``replay`` recorded events."""
+"""The sensorboard command: run a board, replay recorded events, start a layout."""
 
 from __future__ import annotations
 
@@ -22,28 +22,48 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+DESCRIPTION = ("Reads a game board with a sensor under every cell, checks each move\n"
+               "against the rules, lights the LEDs and records the game.")
+EXAMPLES = """examples:
+  sensorboard run --game tessella --backend sim --web    play on the simulated board
+  sensorboard run --game tessella --demo --web           watch the bundled demo game
+  sensorboard replay --game tessella events.jsonl        run recorded events
+  sensorboard layout-template --game teblo > board.toml  start a layout for a new board
+
+'sensorboard COMMAND --help' explains each command."""
+RUN_TEXT = ("Run the live service on a board. Unless --no-input or --demo, commands are "
+            "read from standard input, one a line: lift CELL, place CELL, "
+            "press clock|hint|takeback, choose OPTION, quit.")
+
+
 def build_parser() -> Parser:
-    parser = Parser(prog="sensorboard", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser = Parser(prog="sensorboard", description=DESCRIPTION, epilog=EXAMPLES,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                metavar="COMMAND")
 
     def common(p):
         p.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
         p.add_argument("--layout", help="board layout TOML (default: the shipped one)")
 
-    rp = sub.add_parser("replay", help="run JSON-lines events through the whole pipeline")
+    rp = sub.add_parser("replay", help="run JSON-lines events through the whole pipeline",
+                        description="Run recorded events (JSON lines) through the whole "
+                        "pipeline on a virtual clock; print one JSON line per move, error "
+                        "and question, then the final position.")
     common(rp)
     rp.add_argument("events", help="events file (JSON lines), or - for standard input")
     rp.add_argument("--bounce", type=float, default=0.003, help="switch bounce, seconds")
     rp.add_argument("--seed", type=int, default=0)
 
-    run = sub.add_parser("run", help="run the live service on a board")
+    run = sub.add_parser("run", help="run the live service on a board", description=RUN_TEXT)
     run.add_argument("--config", help="config file (TOML); flags given here win")
     run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
     run.add_argument("--layout", help="board layout TOML, or a shipped layout's name "
                      "(default: the game's shipped one)")
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
-    run.add_argument("--speed", type=float, default=1.0, help="demo speed factor")
+    run.add_argument("--speed", type=float, default=1.0,
+                     help="demo speed, more than 0 (default 1: real time; 2: twice as fast)")
     run.add_argument("--records", help="folder for the journal and game records "
                      "(default records)")
     run.add_argument("--board", help="this board's name in records and on MQTT "
@@ -61,7 +81,9 @@ def build_parser() -> Parser:
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
     run.set_defaults(hardware=None)  # the config file's [hardware] table
-    tp = sub.add_parser("layout-template", help="print a starting layout for a new board")
+    tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
+                        description="Print a layout (TOML) for a new board of GAME: every "
+                        "cell with a sensor address and an LED index to edit.")
     tp.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
     tp.add_argument("--name", help="the board's name")
     return parser
@@ -77,7 +99,8 @@ def _layout(args):
     else:
         layout = load_layout(args.layout) if args.layout else layout_for_game(game)
     if layout.game != game:
-        raise UsageError(f"{layout.path}: game: layout is for {layout.game}, not {game}")
+        raise UsageError(f"{layout.path}: this layout is made for {layout.game}, not {game}; "
+                         f"use --game {layout.game} or a {game} layout")
     return layout
 
 
@@ -139,6 +162,11 @@ def settle_run_options(args) -> None:
     if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
                          f"{', '.join(backend_names())}")
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"sensorboard run: --port {args.port}: a port is 1..65535")
+    if not args.speed > 0:  # also refuses nan
+        raise UsageError(f"sensorboard run: --speed {args.speed:g}: the demo speed must be "
+                         "more than 0 (1 is real time, 2 twice as fast)")
 
 
 def cmd_run(args) -> int:

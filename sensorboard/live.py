@@ -18,6 +18,7 @@ from boards.layout import Layout
 from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
+from sensorboard import guidance
 from sensorboard.recording import open_game, open_journal
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
@@ -147,13 +148,16 @@ def run_live(args, layout: Layout) -> int:
     stop = _stop_on_sigterm()
     notifier = Notifier()
     notifier.ready(f"{args.game} on the {args.backend} board")
+    next_at = 0.0  # the next command waits until its predecessor has settled
+    gap = 2 * service.config.debounce + service.scan_period
     try:
         while not stop:
             now = clock.now()
             notifier.tick(now)
             while script and script[0][0] <= now:
                 view.update(service, demos.apply(service, script.pop(0)[1]))
-            while not commands.empty():
+            # Piped or fast typed commands: one at a time, each seen by the scans on its own.
+            while not commands.empty() and now >= next_at and service.settled():
                 line = commands.get()
                 if line is None:
                     reading = False
@@ -172,11 +176,19 @@ def run_live(args, layout: Layout) -> int:
                             print(f"sensorboard: lift {arg}: there is no piece on {arg}")
                             continue
                         service.sim_lift(arg)
+                        next_at = now + gap
+                        break
                     elif op == "place":
                         service.sim_place(arg)
+                        next_at = now + gap
+                        break
+                    elif op == "choose":
+                        view.update(service, service.choose(arg))
                     else:
-                        view.update(service, service.choose(arg) if op == "choose"
-                                    else service.press(arg))
+                        events, why = guidance.press(service, arg)
+                        if why:
+                            print(f"sensorboard: {why}")
+                        view.update(service, events)
                 except ValueError as e:
                     print(f"sensorboard: {e}")
             view.update(service, service.step())

@@ -116,6 +116,7 @@ class BoardService:
         self._trusted: object = None
         self._dirty = True
         self._frame_due: float | None = None
+        self.taken_back: dict | None = None  # the last move taken back, until the next commit
         self._boot()
 
     def _set_up_pieces(self, start: rules.GameState | dict[str, tuple[str, ...]]) -> None:
@@ -345,6 +346,8 @@ class BoardService:
         out = [event_json(e) for e in events]
         for item in out:
             self.record(item)
+            if item["type"] in ("move", "takeback"):
+                self.taken_back = item if item["type"] == "takeback" else None
         state = self.tracker.state
         if any(isinstance(e, Committed) for e in events) and state.outcome() is not None:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boards import hints
+from sensorboard import guidance
 from sensorboard.numbering import move_label
 from sensorboard.service import BoardService, result_text
 
@@ -33,9 +34,10 @@ def render(service: BoardService, color: bool = True) -> str:
     xs = sorted({c.x for c in geometry.cells})
     ys = sorted({c.y for c in geometry.cells}, reverse=True)
     at = {(c.x, c.y): c.name for c in geometry.cells}
+    labels = geometry.coordinates()
     lines = []
     for y in ys:
-        row = []
+        row = [f"{labels['ranks'].get(y, ''):>2} "]
         for x in xs:
             name = at.get((x, y))
             if name is None:
@@ -49,7 +51,8 @@ def render(service: BoardService, color: bool = True) -> str:
             elif role:
                 text = f"[{text.strip() or '.'}]".ljust(3)[:3]
             row.append(text)
-        lines.append("".join(row))
+        lines.append("".join(row).rstrip())
+    lines.append("   " + "".join(f" {labels['files'].get(x, ''):<2}" for x in xs).rstrip())
     state = tracker.state
     roles = sorted(set(service.frame.values()))
     legend = ", ".join(f"{_bg(hints.PALETTE[r]) if color else ''}{r}{RESET if color else ''}"
@@ -59,9 +62,31 @@ def render(service: BoardService, color: bool = True) -> str:
     last = f"{move_label(len(moves), len(state.PLAYERS))} {moves[-1]}" if moves else "-"
     lines.append(f"{status}; last move: {last}")
     lines.append(f"LEDs: {legend or 'off'}")
+    lines += sides(state)
+    hand = guidance.in_hand(tracker)
+    if hand:
+        lines.append(hand)
+    advice = guidance.advice(service)
+    if advice:
+        lines.append(advice["text"])
     if tracker.prompt:
         lines.append("question: " + " | ".join(tracker.prompt.options))
     return "\n".join(lines)
+
+
+def sides(state) -> list[str]:
+    """One line per player: the clock, the pieces in hand, the captures."""
+    out = []
+    stock, captured = state.stock(), state.captured()
+    running = None if state.outcome() else state.to_move
+    for player in state.PLAYERS:
+        parts = ["clock running"] if player == running else []
+        parts += [f"{n} x {piece} in hand" for piece, n in stock.get(player, {}).items()]
+        if player in captured:
+            parts.append(f"captured {captured[player]}")
+        if parts:
+            out.append(f"{player}: {', '.join(parts)}")
+    return out
 
 
 def move_line(item: dict, players: int = 2) -> str:

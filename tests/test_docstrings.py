@@ -6,6 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.telec", "rules.teblo",
+           "rules.geometry",
            "boards.tracker", "boards.sensing", "hardware.buttons",
            "sensorboard.numbering"]
 

@@ -15,13 +15,26 @@ from sensorboard.systemd import Notifier
 from sensorboard.web.server import (
     WebSession,
     check_bind,
+    check_port,
     default_factory,
+    is_loopback,
     make_app,
     serve,
     url_for,
 )
 
 __all__ = ["WebSession", "default_factory", "make_app", "serve", "run_web", "url_for"]
+
+
+def qr_text(url: str) -> str:
+    """The address as a QR code in text, for a phone's camera."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="l").terminal(out=out, compact=True)
+    return "open it on a phone:\n" + out.getvalue()
 
 
 class WebError(Exception):
@@ -32,8 +45,8 @@ def run_web(args, layout: Layout) -> int:
     """``sensorboard run --web``: the live service with the page; Ctrl-C ends it."""
     from sensorboard.live import TerminalView, settle_memory
 
-    problem = check_bind(args.host, args.token)
-    if problem:
+    problem = check_bind(args.host, args.token) or check_port(args.host, args.port)
+    if problem:  # before anything is set up, so no record folder is left behind
         raise WebError(problem)
     clock = RealClock()
     factory = default_factory(args.backend, clock, args.records, args.hardware,
@@ -56,6 +69,8 @@ def run_web(args, layout: Layout) -> int:
     def started(url: str) -> None:
         print(f"sensorboard: the board is at {url}  (Ctrl-C ends)", flush=True)
         notifier.ready(f"{args.game} at {url}")
+        if not is_loopback(args.host):
+            print(qr_text(url), flush=True)
 
     try:
         asyncio.run(serve(session, args.host, args.port, started))

@@ -8,15 +8,19 @@ same loop, so they change the service between two scans and never during one.
 Endpoints (JSON in, JSON out; errors are ``{"error": "<one line>"}`` with a 4xx status):
 
 - ``GET /`` the page; ``GET /static/...`` its files
-- ``GET /api/state`` the snapshot (board geometry, pieces, LEDs, moves, prompt)
+- ``GET /api/state`` the snapshot (board geometry, pieces, LEDs, moves, prompt, piles,
+  advice) and ``allowed``: whether this request may act (it carries the token if one is set)
+- ``GET /api/position?ply=N`` the position after N moves of the game, read-only, with
+  the LEDs of move N
 - ``GET /ws`` a WebSocket pushing the snapshot whenever it changes
 - ``POST /api/lift {"cell"}``, ``/api/place {"cell"}``, ``/api/toggle {"cell"}`` (lift
   if the cell holds a magnet, else place one): the simulated magnets
 - ``POST /api/press {"button": "clock"}``, ``/api/choose {"value"}``,
   ``/api/new {"game"}``
 
-Every POST needs ``Content-Type: application/json``; when a token is configured it
-needs the token too (header ``X-Sensorboard-Token`` or query ``?token=``).
+Every POST needs ``Content-Type: application/json`` and a body with exactly its one
+field; when a token is configured it needs the token too (header ``X-Sensorboard-Token``
+or query ``?token=``). A press that changes nothing answers why in ``notice``.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import hmac
 import ipaddress
 import json
 import signal
+import socket
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,8 +44,9 @@ from hardware.backends import HardwareConfig, open_backend
 from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
+from sensorboard import guidance
 from sensorboard.service import BoardService, result_text
-from sensorboard.web.snapshot import legend_json, snapshot
+from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
@@ -254,13 +260,28 @@ class WebSession:
         cell = self._cell(cell)
         (self.lift if self.service.sim_pieces(cell) else self.place)(cell)
 
-    def press(self, button: object) -> None:
+    def press(self, button: object) -> str:
+        """Press a button; the answer is why nothing happened, if nothing did."""
         if button not in BUTTONS:
             raise ActionError(400, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")
         self._not_during_demo()
-        for item in self.service.press(button):
+        events, why = guidance.press(self.service, button)
+        for item in events:
             if item["type"] == "rejected":  # pragma: no cover - the tracker knows "clock"
                 raise ActionError(409, item["reason"])
+        return why
+
+    def position(self, ply: object) -> dict:
+        """The position after ``ply`` moves of this game (read-only)."""
+        state = self.service.tracker.state
+        n = len(state.move_stack)
+        try:
+            k = int(ply)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            k = -1
+        if not 0 <= k <= n:
+            raise ActionError(400, f"ply {ply!r}: give a number from 0 to {n}")
+        return {"board": self.board_id, **position_json(state, k)}
 
     def choose(self, value: object) -> None:
         prompt = self.service.tracker.prompt
@@ -285,6 +306,13 @@ class WebSession:
         self.board_id += 1
         self.script = []
         self.demo = False
+
+    def allowed(self, request: web.Request) -> bool:
+        """Whether ``request`` may act (no token is set, or it carries the token)."""
+        if self.token is None:
+            return True
+        given = request.headers.get(TOKEN_HEADER) or request.query.get("token") or ""
+        return hmac.compare_digest(given.encode(), self.token.encode())
 
     def close(self) -> None:
         """Commit a complete last turn and close the recorder of the current board."""
@@ -318,7 +346,13 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
                                 headers={"Cache-Control": "no-cache"})
 
     async def state(request: web.Request) -> web.Response:
-        return web.json_response(session.full())
+        return web.json_response({**session.full(), "allowed": session.allowed(request)})
+
+    async def position(request: web.Request) -> web.Response:
+        try:
+            return web.json_response(session.position(request.query.get("ply")))
+        except ActionError as e:
+            return _error(e.status, e.message)
 
     async def websocket(request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(heartbeat=20)
@@ -347,15 +381,23 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
         field = ACTIONS[name]
         if not isinstance(body, dict) or field not in body:
             return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
+        unknown = sorted(str(k) for k in body if k != field)
+        if unknown:
+            return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
+                               f'"{field}"')
         method = getattr(session, "new_game" if name == "new" else name)
         try:
-            method(body[field])
+            why = method(body[field])
         except ActionError as e:
             return _error(e.status, e.message)
-        return web.json_response({"ok": True, "state": session.publish()})
+        answer = {"ok": True, "state": session.publish()}
+        if why:
+            answer["notice"] = why
+        return web.json_response(answer)
 
     app.router.add_get("/", index)
     app.router.add_get("/api/state", state)
+    app.router.add_get("/api/position", position)
     app.router.add_get("/ws", websocket)
     app.router.add_post("/api/{action}", action)
     app.router.add_static("/static/", STATIC)
@@ -401,23 +443,62 @@ def _guard(session: WebSession, loopback: bool):
                 return _error(403, f"host {request.host!r} not served; open "
                                    "http://127.0.0.1:<port>/")
         if request.method == "POST":
-            if session.token is not None:
-                given = request.headers.get(TOKEN_HEADER) or request.query.get("token") or ""
-                if not hmac.compare_digest(given.encode(), session.token.encode()):
-                    return _error(403, "this action needs the token "
-                                       f"(header {TOKEN_HEADER} or ?token=)")
+            if not session.allowed(request):
+                return _error(403, "this action needs the token "
+                                   f"(header {TOKEN_HEADER} or ?token=)")
             if request.content_type != "application/json":
                 return _error(415, "send actions as Content-Type: application/json")
-        return await handler(request)
+        try:
+            return await handler(request)
+        except web.HTTPException as e:  # aiohttp's own 404, 405, 413: JSON like the rest
+            if e.status < 400:
+                raise
+            return _error(e.status, _http_text(e, request))
 
     return guard
 
 
+def _http_text(e: web.HTTPException, request: web.Request) -> str:
+    if isinstance(e, web.HTTPMethodNotAllowed):
+        return (f"{request.method} is not allowed on {request.path}; "
+                f"use {', '.join(sorted(e.allowed_methods))}")
+    if isinstance(e, web.HTTPRequestEntityTooLarge):
+        return f"the body is too large (at most {request.client_max_size} bytes)"
+    if isinstance(e, web.HTTPNotFound):
+        return f"nothing at {request.path}; the page is at /"
+    return f"{e.status} {e.reason}"
+
+
+def network_address(family: int = socket.AF_INET) -> str | None:
+    """This machine's address on its network (the one its default route leaves from)."""
+    probe = "192.0.2.1" if family == socket.AF_INET else "2001:db8::1"  # documentation nets
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))  # a UDP connect sends nothing; it only picks the route
+            return s.getsockname()[0]
+    except OSError:
+        return None
+
+
 def url_for(host: str, port: int, token: str | None) -> str:
-    shown = f"[{host}]" if ":" in host else host
+    """The address to open: on every address (0.0.0.0, ::) the machine's network one."""
     if host in ("0.0.0.0", "::"):
-        shown = "127.0.0.1"  # reachable here; the other addresses of the machine work too
+        host = (network_address() or (network_address(socket.AF_INET6) if host == "::"
+                                      else None) or "127.0.0.1")
+    shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+
+
+def check_port(host: str, port: int) -> str | None:
+    """An error text when ``host:port`` cannot be served (in use, no such address)."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((host.strip("[]"), port))
+    except OSError as e:
+        return f"cannot serve on {host}:{port}: {e.strerror or e}"
+    return None
 
 
 def check_bind(host: str, token: str | None) -> str | None:

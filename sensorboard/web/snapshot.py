@@ -5,6 +5,8 @@ from __future__ import annotations
 import rules
 from boards import hints
 from boards import tracker as tracker_module
+from sensorboard import guidance
+from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService, outcome_json, result_text
 
 
@@ -51,6 +53,12 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "outcome": outcome,
         "result": result_text(state) if outcome else None,
         "moves": moves,
+        "numbered": full_moves(moves, len(state.PLAYERS)),
+        "stock": state.stock(),
+        "captured": state.captured(),
+        "clock": None if outcome else state.to_move,
+        "hand": guidance.in_hand(tracker),
+        "advice": guidance.advice(service),
         "cells": cells,
         "in_hand": sorted(c for c, v in cells.items() if v["in_hand"]),
         "prompt": list(tracker.prompt.options) if tracker.prompt else None,
@@ -59,6 +67,32 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "token_required": token_required,
         "games": sorted(rules.GAMES),
         "buttons": list(getattr(tracker_module, "BUTTONS", ("clock",))),
+    }
+
+
+def position_json(state: rules.GameState, ply: int) -> dict:
+    """The position after ``ply`` moves of ``state``'s game, read-only, with the LEDs
+    the board showed for that move (``last`` on the cells it changed)."""
+    after = state.clone()
+    while len(after.move_stack) > ply:
+        after.pop()
+    cells = after.physical()
+    lit: dict[str, str] = {}
+    move = None
+    if ply:
+        before = after.clone()
+        last = before.pop()
+        move = after.move_str(last)
+        was = before.physical()
+        lit = {c: "last" for c in sorted(set(was) | set(cells)) if was.get(c) != cells.get(c)}
+    return {
+        "ply": ply,
+        "move": move,
+        "to_move": after.to_move,
+        "pieces": {c: list(p) for c, p in cells.items()},
+        "leds": {c: {"role": role, "led": list(hints.PALETTE[role])} for c, role in lit.items()},
+        "stock": after.stock(),
+        "captured": after.captured(),
     }
 
 

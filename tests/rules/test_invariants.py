@@ -35,6 +35,11 @@ def _check_state(state, game):
     for cell, pieces in state.physical().items():
         assert cell in names
         assert pieces and all(p in module.PIECES for p in pieces)
+    for player, pieces in state.stock().items():
+        assert player in state.PLAYERS
+        assert all(p in module.PIECES and n >= 0 for p, n in pieces.items())
+    for player, n in state.captured().items():
+        assert player in state.PLAYERS and n >= 0
     for move in moves:
         notation = state.move_str(move)
         assert state.parse_move(notation) == move, notation

@@ -296,6 +296,7 @@ def test_B2_start_position():
     assert state.to_move == "yellow"
     assert state.physical() == {"a1": ("yellow",), "l12": ("red",)}
     assert state.hand("yellow") == state.hand("red") == 25
+    assert state.stock() == {"yellow": {"yellow-block": 25}, "red": {"red-block": 25}}
     assert state.position_str() == "yellow:a1:25: red:l12:25: yellow"
     moves = [state.move_str(m) for m in state.legal_moves()]
     assert len(moves) == 142  # 140 placements and two steps

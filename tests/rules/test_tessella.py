@@ -184,7 +184,9 @@ def test_S5_capture_needs_own_piece_behind_at_any_distance_and_enemy_ahead():
 def test_S6_fourth_capture_ends_the_game_at_once():
     state = pos("clear:a1,a2,e1,e2 dark:a3,a4,e5,e4 clear")
     assert state.outcome() is None
+    assert state.captured() == {"clear": 3, "dark": 3}
     state.push_str("a2xa3")
+    assert state.captured() == {"clear": 4, "dark": 3}
     assert state.outcome() == rules.Outcome("clear", "fourth capture")
     assert state.legal_moves() == []
 

@@ -276,6 +276,7 @@ def test_random_games_conserve_stones_and_end_exactly_per_U3_U9():
                 simple, rank = state.piles(pl)
                 assert simple + sum(v == (pl,) for v in physical.values()) == 12
                 assert rank + sum(v == (pl + "-rank",) for v in physical.values()) == n
+                assert state.stock()[pl] == {pl: simple, f"{pl}-rank": rank}
             outcome = state.outcome()
             stack = state.move_stack
             mover = "white" if state.to_move == "black" else "black"

@@ -14,6 +14,7 @@ from sensorboard.web.server import (
     check_bind,
     default_factory,
     is_loopback,
+    network_address,
     url_for,
 )
 
@@ -72,6 +73,9 @@ def test_lift_and_place_make_a_move_through_the_pipeline(server):
     ("lift", {"square": "b1"}, 400, 'lift needs a JSON object like {"cell": ...}'),
     ("lift", ["b1"], 400, "needs a JSON object"),
     ("jump", {"cell": "b1"}, 404, "no action 'jump'"),
+    ("lift", {"cell": "b1", "force": True}, 400,
+     "lift: unknown field 'force'; it takes only \"cell\""),
+    ("press", {"button": "clock", "cell": "b1"}, 400, "press: unknown field 'cell'"),
 ])
 def test_bad_actions_are_refused_and_change_nothing(server, action, body, status, words):
     before = server.state()
@@ -90,6 +94,67 @@ def test_malformed_json_and_wrong_content_type(server):
     status, answer = server.post("lift", {"cell": "b1"}, content_type="text/plain")
     assert status == 415 and "application/json" in answer["error"]
     assert server.state() == before
+
+
+def test_every_http_error_is_json(server):
+    import json
+    import urllib.error
+    import urllib.request
+
+    def fetch(path: str, method: str = "GET", data: bytes | None = None):
+        req = urllib.request.Request(f"{server.url}{path}", method=method, data=data,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=5) as res:
+                return res.status, res.headers["Content-Type"], json.loads(res.read())
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers["Content-Type"], json.loads(e.read())
+
+    before = server.state()
+    status, kind, answer = fetch("api/lift")  # GET on a POST-only address
+    assert (status, kind) == (405, "application/json; charset=utf-8")
+    assert answer == {"error": "GET is not allowed on /api/lift; use POST"}
+    status, kind, answer = fetch("api/state", "DELETE")
+    assert status == 405 and list(answer) == ["error"]
+    big = json.dumps({"cell": "b1", "pad": "x" * 70_000}).encode()
+    status, kind, answer = fetch("api/lift", "POST", big)
+    assert status == 413 and kind.startswith("application/json")
+    assert answer == {"error": "the body is too large (at most 65536 bytes)"}
+    status, kind, answer = fetch("nowhere")
+    assert status == 404 and answer == {"error": "nothing at /nowhere; the page is at /"}
+    assert server.state() == before
+
+
+def test_a_press_that_changes_nothing_says_why(server):
+    status, answer = server.post("press", {"button": "clock"})
+    assert status == 200
+    assert answer["notice"] == "Clock: no turn to end; clear has not moved a piece."
+    status, answer = server.post("press", {"button": "takeback"})
+    assert answer["notice"] == "Take back: there is no move to take back yet."
+
+
+def test_a_past_position_with_the_leds_of_its_move(server):
+    for action, cell in (("lift", "b1"), ("place", "a1")):
+        assert server.post(action, {"cell": cell})[0] == 200
+        wait_for(lambda c=cell, a=action: server.state()["cells"][c]["present"] == (a == "place"))
+    wait_for(lambda: server.state()["moves"])
+    status, start = server.get("/api/position?ply=0")
+    assert status == 200 and start["move"] is None and start["leds"] == {}
+    assert start["pieces"]["b1"] == ["clear"] and "a1" not in start["pieces"]
+    status, first = server.get("/api/position?ply=1")
+    assert first["move"] == "b1-a1" and first["to_move"] == "dark"
+    assert first["leds"] == {"a1": {"role": "last", "led": [0, 0, 70]},
+                             "b1": {"role": "last", "led": [0, 0, 70]}}
+    assert first["captured"] == {"clear": 0, "dark": 0}
+    for bad in ("2", "-1", "x"):
+        status, answer = server.get(f"/api/position?ply={bad}")
+        assert status == 400 and answer == {"error": f"ply '{bad}': give a number from 0 to 1"}
+
+
+def test_state_says_whether_this_page_may_act(make_server):
+    srv = make_server(token="s3cret")
+    assert srv.get("/api/state")[1]["allowed"] is False
+    assert srv.get("/api/state", headers={"X-Sensorboard-Token": "s3cret"})[1]["allowed"] is True
 
 
 def test_answer_not_offered_is_refused_then_an_offered_one_commits(server):
@@ -162,7 +227,10 @@ def test_binding_rules():
     assert "--token" in check_bind("0.0.0.0", None)
     assert check_bind("0.0.0.0", "t") is None
     assert url_for("127.0.0.1", 8080, None) == "http://127.0.0.1:8080/"
-    assert url_for("0.0.0.0", 80, "t") == "http://127.0.0.1:80/?token=t"
+    shown = url_for("0.0.0.0", 80, "t")  # the machine's network address, not loopback
+    assert shown.endswith(":80/?token=t")
+    host = shown.removeprefix("http://").split(":")[0]
+    assert host == (network_address() or "127.0.0.1")
 
 
 def test_cli_refuses_a_network_address_without_a_token(capsys):

@@ -40,7 +40,7 @@ def play(page: Page, move: str):
     if "x" in move:
         click_lift(page, to)
     click_place(page, to)
-    expect(page.locator("#moves li").last).to_have_text(move)
+    expect(page.locator("#moves .move").last).to_have_text(move)
 
 
 def test_tessella_to_a_capture_by_clicking(server, page, artifacts):
@@ -55,11 +55,11 @@ def test_tessella_to_a_capture_by_clicking(server, page, artifacts):
     expect(cell(page, "a1")).to_have_attribute("data-led", "0,90,0")
     expect(cell(page, "a1").locator(".shape")).to_have_attribute("fill", "rgb(0, 230, 0)")
     expect(page.locator('#legend li[data-role="move"]')).to_contain_text("a1")
-    expect(page.locator("#hand")).to_have_text("In hand: clear from b1")
+    expect(page.locator("#hand")).to_have_text("In hand: clear piece from b1")
     page.screenshot(path=str(artifacts / "tessella-1-lifted.png"))
 
     click_place(page, "a1")
-    expect(page.locator("#moves li")).to_have_text(["b1-a1"])
+    expect(page.locator("#moves .move")).to_have_text(["b1-a1"])
     expect(page.locator("#status")).to_have_text("tessella: dark to move")
     expect(cell(page, "a1")).to_have_attribute("aria-label", "a1: clear piece, LED: last move")
 
@@ -70,7 +70,7 @@ def test_tessella_to_a_capture_by_clicking(server, page, artifacts):
     page.screenshot(path=str(artifacts / "tessella-2-shooter-lifted.png"))
     click_lift(page, "e5")
     click_place(page, "e5")
-    expect(page.locator("#moves li")).to_have_text(["b1-a1", "d5-e5", "e4xe5"])
+    expect(page.locator("#moves .move")).to_have_text(["b1-a1", "d5-e5", "e4xe5"])
     expect(cell(page, "e5")).to_have_attribute("aria-label", re.compile("^e5: clear piece"))
     page.screenshot(path=str(artifacts / "tessella-3-captured.png"))
     assert server.state()["moves"] == ["b1-a1", "d5-e5", "e4xe5"]
@@ -81,7 +81,8 @@ def test_error_is_shown_and_put_right(server, page, artifacts):
     click_lift(page, "b1")
     click_place(page, "c3")  # not a target of b1: after a second the board says so
     error = page.locator("#board-error")
-    expect(error).to_have_text("Put right: c3 should be empty")
+    expect(error).to_have_text("No move leaves the board like this. To put it right: "
+                               "lift the piece off c3 (lit red).")
     expect(cell(page, "c3")).to_have_attribute("data-role", "wrong")
     expect(cell(page, "c3")).to_have_attribute("aria-label",
                                                "c3: a piece (not yet known), LED: error, "
@@ -90,7 +91,7 @@ def test_error_is_shown_and_put_right(server, page, artifacts):
     click_lift(page, "c3")
     expect(error).to_be_hidden()
     click_place(page, "b2")
-    expect(page.locator("#moves li")).to_have_text(["b1-b2"])
+    expect(page.locator("#moves .move")).to_have_text(["b1-b2"])
 
 
 def test_prompt_answered_with_a_button(server, page, artifacts):
@@ -107,15 +108,23 @@ def test_prompt_answered_with_a_button(server, page, artifacts):
     expect(page.locator("#prompt")).to_be_visible()
     page.screenshot(path=str(artifacts / "prompt.png"))
     page.get_by_role("button", name="b2xa2", exact=True).click()
-    expect(page.locator("#moves li").last).to_have_text("b2xa2")
+    expect(page.locator("#moves .move").last).to_have_text("b2xa2")
     expect(page.locator("#prompt")).to_be_hidden()
     assert server.state()["moves"][-1] == "b2xa2"
 
 
-def test_clock_button_commits_a_turn_that_could_continue(server, page):
+def test_a_press_that_does_nothing_says_why(server, page, artifacts):
     open_board(page, server.url)
     page.get_by_role("button", name="Clock (end turn)").click()
-    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#notice")).to_have_text(
+        "Clock: no turn to end; clear has not moved a piece.")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#notice")).to_have_text(
+        "Hint: nothing to show; no cell is marked for clear now.")
+    page.get_by_role("button", name="Take back").click()
+    expect(page.locator("#notice")).to_have_text(
+        "Take back: there is no move to take back yet.")
+    page.screenshot(path=str(artifacts / "press-why.png"))
     assert server.state()["moves"] == []
 
 
@@ -125,15 +134,25 @@ def test_action_errors_are_shown(server, page):
     expect(page.locator("#notice")).to_contain_text("unknown cell 'nowhere'")
 
 
-def test_token_rejection(make_server, page):
+def test_viewer_without_the_token_sees_disabled_buttons(make_server, page, artifacts):
     srv = make_server(token="s3cret")
     open_board(page, srv.url)  # viewing is open
+    viewer = page.locator("#viewer")
+    expect(viewer).to_contain_text("You are watching: playing from this page needs the "
+                                   "board's token")
+    for name in ("Clock (end turn)", "Hint", "Take back", "New game"):
+        expect(page.get_by_role("button", name=name)).to_be_disabled()
+    expect(page.locator("#game")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "viewer-disabled.png"))
     cell(page, "b1").click()
-    expect(page.locator("#notice")).to_contain_text("this action needs the token")
+    expect(page.locator("#notice")).to_contain_text("needs the board's token")
+    assert srv.state()["cells"]["b1"]["present"] is True
     answer = page.request.post(f"{srv.url}api/lift", data={"cell": "b1"})
     assert answer.status == 403
     assert srv.state()["cells"]["b1"]["present"] is True
     open_board(page, srv.url + "?token=s3cret")
+    expect(page.get_by_role("button", name="Clock (end turn)")).to_be_enabled()
+    expect(viewer).to_be_hidden()
     click_lift(page, "b1")
 
 
@@ -150,7 +169,7 @@ def test_keyboard_only(server, page):
     page.keyboard.press("Shift+Tab")
     assert page.evaluate("document.activeElement.dataset.cell") == "a1"
     page.keyboard.press("Space")
-    expect(page.locator("#moves li")).to_have_text(["b1-a1"])
+    expect(page.locator("#moves .move")).to_have_text(["b1-a1"])
 
 
 def test_narrow_phone_screen(server, browser, artifacts):

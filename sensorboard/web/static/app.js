@@ -26,6 +26,10 @@ const BOX_COLOURS = {
 let view = null;    // the last snapshot drawn
 let board = null;   // {id, cells: {name: {g, shape, pieces, cell}}}
 let socket = null;
+let review = null;  // a past position shown read-only: {ply, move, pieces, leds}
+let allowed = true; // may this page act (false: a viewer without the token)
+const VIEWER_TEXT = "You are watching: playing from this page needs the board's token. " +
+  "Open the address sensorboard printed (it ends in ?token=…).";
 
 const $ = (id) => document.getElementById(id);
 
@@ -106,24 +110,48 @@ function buildBoard(snap) {
   const byName = {};
   for (const c of geometry.cells) byName[c.name] = c;
   const pad = 0.08;
-  const minX = Math.min(...geometry.cells.map((c) => c.x - c.size / 2)) - pad;
+  const coords = geometry.coordinates || { files: [], ranks: [] };
+  // Text grows with the board so a 12x12 board still reads on a phone.
+  const span = Math.max(...geometry.cells.map((c) => c.x)) - Math.min(...geometry.cells.map((c) => c.x));
+  const k = Math.max(1, (span + 1) / 6);
+  const margin = 0.42 * k; // room for the file and rank labels
+  const padL = pad + (coords.ranks.length ? margin : 0);
+  const padB = pad + (coords.files.length ? margin : 0);
+  const minX = Math.min(...geometry.cells.map((c) => c.x - c.size / 2)) - padL;
   const maxX = Math.max(...geometry.cells.map((c) => c.x + c.size / 2)) + pad;
-  const minY = Math.min(...geometry.cells.map((c) => c.y - c.size / 2)) - pad;
+  const minY = Math.min(...geometry.cells.map((c) => c.y - c.size / 2)) - padB;
   const maxY = Math.max(...geometry.cells.map((c) => c.y + c.size / 2)) + pad;
   const X = (x) => (x - minX) * U;
   const Y = (y) => (maxY - y) * U;
   svg.setAttribute("viewBox", `0 0 ${((maxX - minX) * U).toFixed(0)} ${((maxY - minY) * U).toFixed(0)}`);
   svg.setAttribute("aria-label", `${snap.game} board`);
   el("rect", { x: 0, y: 0, width: "100%", height: "100%", fill: "#c9b48a", rx: 12 }, svg);
-  // Lines between adjacent points (a board of intersections).
-  const lines = el("g", { "aria-hidden": "true" }, svg);
+  // A board of points is played on the corners of squares (a chessboard's): draw the
+  // squares whose four corners are points, shaded alternately; the stones sit on corners.
+  const squares = el("g", { "aria-hidden": "true", class: "point-squares" }, svg);
+  const at = {};
+  for (const c of geometry.cells) if (c.shape === "point") at[`${c.x},${c.y}`] = c;
   for (const c of geometry.cells) {
     if (c.shape !== "point") continue;
-    for (const n of (geometry.adjacency || {})[c.name] || []) {
-      const o = byName[n];
-      if (!o || o.shape !== "point" || n < c.name) continue;
-      el("line", { x1: X(c.x), y1: Y(c.y), x2: X(o.x), y2: Y(o.y), class: "grid-line" }, lines);
-    }
+    const corners = [[1, 0], [0, 1], [1, 1]].every(([dx, dy]) => at[`${c.x + dx},${c.y + dy}`]);
+    if (!corners) continue;
+    const dark = (Math.round(c.x) + Math.round(c.y)) % 2 === 0;
+    el("rect", { x: X(c.x), y: Y(c.y + 1), width: U, height: U,
+      class: `point-square ${dark ? "dark" : "light"}` }, squares);
+  }
+  // File letters below the board, rank numbers to its left.
+  const labels = el("g", { "aria-hidden": "true", class: "coords" }, svg);
+  const bottom = Math.min(...geometry.cells.map((c) => c.y - c.size / 2));
+  const left = Math.min(...geometry.cells.map((c) => c.x - c.size / 2));
+  for (const [x, name] of coords.files) {
+    const t = el("text", { x: X(x), y: Y(bottom - margin / 2 - 0.02), class: "coord",
+      "font-size": 30 * k }, labels);
+    t.textContent = name;
+  }
+  for (const [y, name] of coords.ranks) {
+    const t = el("text", { x: X(left - margin / 2 - 0.02), y: Y(y), class: "coord",
+      "font-size": 30 * k }, labels);
+    t.textContent = name;
   }
   // Any outline the geometry adds (e.g. a hole): a list of [x, y] points.
   for (const [key, value] of Object.entries(geometry)) {
@@ -147,6 +175,8 @@ function buildBoard(snap) {
     }
     const pieces = el("g", { class: "pieces", "aria-hidden": "true" }, g);
     g.addEventListener("click", (ev) => cellAction(c.name, ev.shiftKey));
+    for (const on of ["pointerenter", "focus"]) g.addEventListener(on, () => showTip(c.name));
+    for (const off of ["pointerleave", "blur"]) g.addEventListener(off, () => hideTip(c.name));
     g.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") {
         ev.preventDefault();
@@ -155,13 +185,47 @@ function buildBoard(snap) {
     });
     cells[c.name] = { g, shape, pieces, title, cell: c, key: null };
   }
-  board = { id: snap.board, game: snap.game, cells };
+  // The name of the cell under the pointer or the keyboard focus, readable on any board.
+  const tip = el("g", { id: "tip", class: "tip", "aria-hidden": "true", visibility: "hidden" },
+    svg);
+  el("rect", { rx: 8, class: "tip-box" }, tip);
+  el("text", { class: "tip-text" }, tip);
+  board = { id: snap.board, game: snap.game, cells, X, Y, tip, maxX, minX, k };
+}
+
+function showTip(name) {
+  const { tip, X, Y, k } = board;
+  const c = board.cells[name].cell;
+  const text = tip.querySelector("text");
+  text.textContent = name;
+  text.setAttribute("font-size", 36 * k);
+  const w = Math.max(0.9, 0.3 * name.length + 0.3) * U * k;
+  const h = 0.62 * U * k;
+  let cx = X(c.x);
+  cx = Math.min(Math.max(cx, w / 2), X(board.maxX) - w / 2);
+  let top = Y(c.y) - (c.size / 2) * U - h - 6;
+  if (top < 0) top = Y(c.y) + (c.size / 2) * U + 6;
+  const box = tip.querySelector("rect");
+  box.setAttribute("x", cx - w / 2);
+  box.setAttribute("y", top);
+  box.setAttribute("width", w);
+  box.setAttribute("height", h);
+  text.setAttribute("x", cx);
+  text.setAttribute("y", top + h / 2);
+  tip.dataset.cell = name;
+  tip.setAttribute("visibility", "visible");
+  tip.parentNode.appendChild(tip); // keep it above the cells
+  $("where").textContent = board.cells[name].g.getAttribute("aria-label");
+}
+
+function hideTip(name) {
+  if (board.tip.dataset.cell === name) board.tip.setAttribute("visibility", "hidden");
 }
 
 function drawPieces(entry, list, inHand) {
   const { pieces, cell } = entry;
   pieces.replaceChildren();
-  const scale = cell.shape === "point" ? 0.8 : Math.min(cell.size, 1);
+  const scale = cell.shape === "point" ? 1.35 : Math.min(cell.size, 1);
   list.forEach((name, i) => {
     const parts = name.split("-");
     const base = parts[0];
@@ -187,9 +251,17 @@ function drawPieces(entry, list, inHand) {
   });
 }
 
-function updateCell(name, info) {
+function reviewInfo(name) {
+  const pieces = review.pieces[name] || [];
+  const led = review.leds[name];
+  return { present: pieces.length > 0, pieces, in_hand: [], led: led ? led.led : [0, 0, 0],
+    role: led ? led.role : null };
+}
+
+function updateCell(name, live) {
   const entry = board.cells[name];
   if (!entry) return;
+  const info = review ? reviewInfo(name) : live;
   const key = JSON.stringify(info);
   if (entry.key === key) return;
   entry.key = key;
@@ -209,6 +281,10 @@ function updateCell(name, info) {
   if (info.role) label += `, LED: ${ROLE_SHORT[info.role] || info.role}`;
   entry.g.setAttribute("aria-label", label);
   entry.title.textContent = info.role ? `${label} (rgb ${info.led.join(", ")})` : label;
+  if (board.tip && board.tip.dataset.cell === name &&
+      board.tip.getAttribute("visibility") === "visible") {
+    $("where").textContent = label;
+  }
 }
 
 // --- the rest of the page -----------------------------------------------------------------
@@ -219,6 +295,10 @@ function render(snap) {
     buildBoard(snap);
   }
   if (view && view.board === snap.board && snap.seq < view.seq) return; // older news
+  if (view && view.board !== snap.board && review) {
+    review = null;
+    $("review").hidden = true;
+  }
   view = snap;
   for (const [name, info] of Object.entries(snap.cells)) updateCell(name, info);
 
@@ -234,16 +314,10 @@ function render(snap) {
   if (snap.demo) status += " (demo playing)";
   $("status").textContent = status;
 
-  const err = $("board-error");
-  if (snap.error) {
-    const parts = Object.entries(snap.error).map(([c, what]) =>
-      what === "empty" ? `${c} should be empty` : `${c} should hold ${what}`);
-    err.textContent = `Put right: ${parts.join("; ")}`;
-    err.hidden = false;
-  } else {
-    err.hidden = true;
-    err.textContent = "";
-  }
+  const advice = $("board-error");
+  advice.textContent = snap.advice ? snap.advice.text : "";
+  advice.dataset.kind = snap.advice ? snap.advice.kind : "";
+  advice.hidden = !snap.advice;
 
   const prompt = $("prompt");
   const options = $("options");
@@ -273,23 +347,20 @@ function render(snap) {
       return b;
     }));
   }
-
-  const hand = snap.in_hand.map((c) => `${snap.cells[c].in_hand.join("+")} from ${c}`);
-  $("hand").textContent = hand.length ? `In hand: ${hand.join(", ")}` : "";
-
-  const moves = $("moves");
-  if (moves.dataset.key !== snap.moves.join(" ")) {
-    moves.dataset.key = snap.moves.join(" ");
-    moves.replaceChildren(...snap.moves.map((m) => {
-      const li = document.createElement("li");
-      li.textContent = m;
-      return li;
-    }));
-    moves.scrollTop = moves.scrollHeight;
+  for (const b of document.querySelectorAll("#buttons button, #options button, #new")) {
+    b.disabled = !allowed;
   }
+  $("game").disabled = !allowed;
+  $("viewer").hidden = allowed;
+  $("viewer").textContent = allowed ? "" : VIEWER_TEXT;
+
+  $("hand").textContent = snap.hand || "";
+  drawSides(review || snap, snap);
+  drawMoves(snap);
 
   const lit = {};
-  for (const [name, info] of Object.entries(snap.cells)) {
+  for (const [name, live] of Object.entries(snap.cells)) {
+    const info = review ? reviewInfo(name) : live;
     if (info.role) (lit[info.role] = lit[info.role] || []).push(name);
   }
   const legend = $("legend");
@@ -311,6 +382,119 @@ function render(snap) {
 
 let legendCache = null;
 
+function drawSides(pos, snap) {
+  const sides = $("sides");
+  sides.replaceChildren(...snap.players.map((player) => {
+    const li = document.createElement("li");
+    li.dataset.player = player;
+    const name = document.createElement("strong");
+    name.textContent = player;
+    const parts = [name];
+    const running = !review && snap.clock === player;
+    li.classList.toggle("running", running);
+    if (running) {
+      const c = document.createElement("span");
+      c.className = "clock";
+      c.textContent = "clock running";
+      parts.push(c);
+    }
+    const stock = (pos.stock || {})[player];
+    if (stock) {
+      for (const [piece, n] of Object.entries(stock)) {
+        const s = document.createElement("span");
+        s.className = "stock";
+        s.dataset.piece = piece;
+        s.append(pieceIcon(piece), `${n} × ${piece} in hand`);
+        parts.push(s);
+      }
+    }
+    const captured = (pos.captured || {})[player];
+    if (captured !== undefined) {
+      const s = document.createElement("span");
+      s.className = "captured";
+      s.textContent = `captured ${captured}`;
+      parts.push(s);
+    }
+    li.append(...parts);
+    return li;
+  }));
+}
+
+function pieceIcon(piece) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `${-0.5 * U} ${-0.5 * U} ${U} ${U}`);
+  svg.setAttribute("class", "icon");
+  svg.setAttribute("aria-hidden", "true");
+  const g = el("g", {}, svg);
+  drawPieces({ pieces: g, cell: { shape: "square", size: 1.2 } }, [piece], false);
+  return svg;
+}
+
+function drawMoves(snap) {
+  const moves = $("moves");
+  const n = snap.players.length;
+  const key = `${snap.moves.join(" ")}|${review ? review.ply : ""}`;
+  if (moves.dataset.key === key) return;
+  moves.dataset.key = key;
+  const last = snap.moves.length;
+  moves.replaceChildren(...snap.numbered.map(([number, group]) => {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "move-number";
+    num.textContent = `${number}.`;
+    li.append(num);
+    group.forEach((text, k) => {
+      const ply = (number - 1) * n + k + 1;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "move";
+      b.dataset.ply = ply;
+      b.textContent = text;
+      b.title = `show the position after ${number}.${k ? ".." : ""} ${text}`;
+      if (ply === last) b.classList.add("last");
+      if (review && review.ply === ply) b.setAttribute("aria-current", "true");
+      b.addEventListener("click", () => showPosition(ply));
+      li.append(" ", b);
+    });
+    return li;
+  }));
+  moves.scrollTop = moves.scrollHeight;
+}
+
+async function showPosition(ply) {
+  try {
+    const res = await fetch(`/api/position?ply=${ply}`);
+    const data = await res.json();
+    if (!res.ok) {
+      notice(data.error || `position ${ply} failed (${res.status})`);
+      return;
+    }
+    if (!board || data.board !== board.id) return;
+    review = data;
+    const n = view.players.length;
+    const label = `${Math.floor((ply - 1) / n) + 1}.${(ply - 1) % n ? ".." : ""} ${data.move}`;
+    $("review-text").textContent =
+      `Showing the position after ${label} (read-only; the LEDs as they showed that move). ` +
+      `${data.to_move} was to move.`;
+    $("review").hidden = false;
+    redraw();
+  } catch (e) {
+    notice(`position ${ply} failed: ${e}`);
+  }
+}
+
+function backToLive() {
+  review = null;
+  $("review").hidden = true;
+  redraw();
+}
+
+function redraw() {
+  for (const entry of Object.values(board.cells)) entry.key = null;
+  $("moves").dataset.key = "";
+  render({ ...view, seq: view.seq, legend: legendCache });
+}
+
 function notice(text) {
   const n = $("notice");
   n.textContent = text || "";
@@ -327,7 +511,7 @@ async function post(action, body) {
       notice(data.error || `${action} failed (${res.status})`);
       return;
     }
-    notice("");
+    notice(data.notice || "");
     if (data.state && board && data.state.board === board.id) {
       render({ ...data.state, legend: legendCache });
     }
@@ -337,7 +521,28 @@ async function post(action, body) {
 }
 
 function cellAction(name, place) {
+  if (review) {
+    notice("This is a past position (read-only): go back to the live board to play.");
+    return;
+  }
+  if (!allowed) {
+    notice(VIEWER_TEXT);
+    return;
+  }
   post(place ? "place" : "toggle", { cell: name });
+}
+
+async function checkAccess() {
+  // A page without the board's token may watch but not act: say so before any click.
+  const headers = token ? { "X-Sensorboard-Token": token } : {};
+  try {
+    const res = await fetch("/api/state", { headers });
+    const data = await res.json();
+    allowed = data.allowed !== false;
+    if (view) redraw();
+  } catch (e) {
+    // the WebSocket reports a lost connection
+  }
 }
 
 function connect() {
@@ -359,4 +564,6 @@ $("new-game").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("new", { game: $("game").value });
 });
+$("back-live").addEventListener("click", backToLive);
+checkAccess();
 connect();

@@ -1,0 +1,181 @@
+"""What the board tells a player in words: the page and the terminal show the same sentences.
+
+Everything here is read from the tracker's public state (and the service's last take-back);
+nothing here decides a move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import rules
+
+if TYPE_CHECKING:
+    from boards.tracker import Tracker
+    from sensorboard.service import BoardService
+
+
+def owner(piece: str, players: tuple[str, ...]) -> str | None:
+    """The player a piece belongs to (piece names begin with it: ``black-rank``)."""
+    side = piece.split("-")[0]
+    return side if side in players else None
+
+
+def pieces_words(pieces: tuple[str, ...] | list[str]) -> str:
+    """``("clear",)`` -> "the clear piece"; a stack -> "the red-block+red stack"."""
+    if not pieces:
+        return "nothing"
+    if len(pieces) == 1:
+        return "a piece" if pieces[0] == "?" else f"the {pieces[0]} piece"
+    return f"the {'+'.join(pieces)} stack"
+
+
+def in_hand(tracker: Tracker) -> str:
+    """The "in hand" line: only what is surely off the board, else how many and from where.
+
+    When a cell that lost its piece holds one again (a capture: the enemy lifted, the
+    shooter put there) the sensors cannot tell which piece is the one in hand, so the
+    line says how many pieces are off the board and where they came from.
+    """
+    if not tracker.differing:
+        return ""
+    start = now = 0
+    certain: list[str] = []
+    held_count = 0
+    sources: list[str] = []
+    unsure = False
+    for cell in tracker.cells:
+        before = tracker.before_pieces[cell]
+        on_board, held = tracker.pieces_now(cell)
+        start += len(before)
+        now += len(on_board)
+        held_count += len(held)
+        if held:
+            certain.append(f"{pieces_words(held).removeprefix('the ')} from {cell}")
+        if before and len(tracker.seen[cell]) > 1:
+            sources.append(cell)
+            unsure |= not held or "?" in on_board
+        unsure |= "?" in on_board
+    off = start - now
+    if off <= 0:
+        return ""
+    if not unsure and off == held_count:
+        return "In hand: " + ", ".join(certain)
+    n = "1 piece" if off == 1 else f"{off} pieces"
+    return f"In hand: {n}, lifted from {', '.join(sources)}"
+
+
+def not_your_turn(tracker: Tracker) -> str | None:
+    """A piece of the side not to move is off its cell and no turn explains it."""
+    state = tracker.state
+    if state.outcome() is not None or tracker.prompt or tracker.restoring:
+        return None
+    wrong = []
+    for cell in sorted(tracker.differing):
+        _, held = tracker.pieces_now(cell)
+        for piece in held:
+            side = owner(piece, state.PLAYERS)
+            if side is not None and side != state.to_move:
+                wrong.append((cell, piece))
+    if not wrong or tracker.alive():
+        return None
+    where = ", ".join(f"the {piece} piece on {cell}" for cell, piece in wrong)
+    return f"Not your turn: {state.to_move} is to move. Put back {where}."
+
+
+def fix_words(cells: dict[str, str]) -> str:
+    """What to do with each wrong cell: ``{cell: "empty" | pieces}`` -> sentences."""
+    steps = []
+    for cell, should in cells.items():
+        if should == "empty":
+            steps.append(f"lift the piece off {cell} (lit red)")
+        else:
+            steps.append(f"put {pieces_words(tuple(should.split('+')))} back on {cell} "
+                         "(lit blue)")
+    return "; ".join(steps)
+
+
+def error_words(tracker: Tracker) -> str | None:
+    if tracker.error is None:
+        return None
+    return ("No move leaves the board like this. To put it right: "
+            f"{fix_words(tracker.error.cells)}.")
+
+
+def restore_steps(state: rules.GameState, move_text: str) -> list[str]:
+    """How to put the board back after ``move_text`` was taken back (``state`` is the
+    position before it): pieces off first, then pieces swapped, then pieces put back."""
+    try:
+        after = state.clone()
+        after.push(after.parse_move(move_text))
+    except rules.RulesError:
+        return []
+    was, now = state.physical(), after.physical()
+    off, swap, back = [], [], []
+    for cell in sorted(set(was) | set(now)):
+        b, a = was.get(cell, ()), now.get(cell, ())
+        if a == b:
+            continue
+        if not b:
+            off.append(f"lift {pieces_words(a)} off {cell}")
+        elif a:
+            swap.append(f"on {cell} replace {pieces_words(a)} by {pieces_words(b)}")
+        else:
+            back.append(f"put {pieces_words(b)} back on {cell}")
+    return off + swap + back
+
+
+def takeback_words(service: BoardService) -> str | None:
+    taken = service.taken_back
+    tracker = service.tracker
+    if taken is None:
+        return None
+    from sensorboard.numbering import move_label
+
+    label = f"{move_label(taken['ply'], len(tracker.state.PLAYERS))} {taken['move']}"
+    if not tracker.restoring:
+        return f"Taken back: {label}. {tracker.state.to_move} to move."
+    steps = restore_steps(tracker.state, taken["move"])
+    numbered = " ".join(f"{i}) {s};" for i, s in enumerate(steps, start=1)).rstrip(";")
+    return (f"Taken back: {label}. Put the board back as it was, in this order: {numbered}. "
+            "The lit cells still differ (red: lift, blue: put a piece).")
+
+
+def advice(service: BoardService) -> dict | None:
+    """The one message the board shows now, most urgent first: ``{"kind", "text"}``."""
+    tracker = service.tracker
+    for kind, text in (("takeback", takeback_words(service) if tracker.restoring else None),
+                       ("error", error_words(tracker)),
+                       ("turn", not_your_turn(tracker)),
+                       ("takeback", takeback_words(service))):
+        if text:
+            return {"kind": kind, "text": text}
+    return None
+
+
+def idle_press(tracker: Tracker, button: str) -> str:
+    """Why a press changed nothing (the tracker returned no event)."""
+    state = tracker.state
+    if button == "takeback":
+        return "Take back: there is no move to take back yet."
+    if state.outcome() is not None:
+        return f"{button.capitalize()}: the game is over."
+    if button == "hint":
+        if tracker.differing:
+            return "Hint: shown between turns; finish or undo the move on the board first."
+        if not state.hint_cells():
+            return f"Hint: nothing to show; no cell is marked for {state.to_move} now."
+        return ""
+    if tracker.prompt:
+        return "Clock: answer the question first."
+    if tracker.restoring:
+        return "Clock: put the board back first (the lit cells)."
+    if not tracker.differing:
+        return f"Clock: no turn to end; {state.to_move} has not moved a piece."
+    return "Clock: the move on the board is not a complete legal turn yet."
+
+
+def press(service: BoardService, button: str) -> tuple[list[dict], str]:
+    """Press ``button`` on ``service``: its events, and why nothing happened if nothing did."""
+    events = service.press(button)
+    return events, "" if events else idle_press(service.tracker, button)
