@@ -29,8 +29,7 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     (["--layout", str(LAYOUTS / "tulaga.toml")],
      f"sensorboard: {LAYOUTS / 'tulaga.toml'}: this layout is made for tulaga, not tessella; "
      "use --game tulaga or a tessella layout"),
-    (["--backend", "serial"], "sensorboard: serial backend: the microcontroller bridge is not "
-                              "built yet; use --backend sim or gpio"),
+    (["--backend", "usb"], "sensorboard: unknown backend 'usb'; valid backends: sim, gpio"),
 ])
 def test_bad_options_one_line_exit_2_no_record_left(tmp_path, capsys, args, message):
     records = tmp_path / "rec"
