@@ -1,6 +1,6 @@
 """Teblo (Ton Custers, 1985-2015): race your pawn to the enemy base through a growing maze.
 
-Rulings implemented (``../shared/rules/RULINGS.md``, section Teblo):
+Rulings implemented (how the project reads the original text; ``docs/rules/teblo.md``):
 
 - B-1 Board: 12x12 squares ``a1``..``l12`` (file ``a``..``l``, rank 1..12), orthogonal
   adjacency. Four coloured boxes: ``a1`` (yellow's base), ``l12`` (red's base), and the

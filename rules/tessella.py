@@ -1,6 +1,6 @@
 """Tessella (Michael Lefkowitz, 2019): octagons and squares, capture by shooting.
 
-Rulings implemented (``../shared/rules/RULINGS.md``):
+Rulings implemented (how the project reads the original text; ``docs/rules/tessella.md``):
 
 - S-1 Board: 5x5 octagons ``a1``..``e5`` and 16 small squares named by the files
   and ranks they sit between (``ab12`` .. ``de45``): 41 spaces.

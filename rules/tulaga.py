@@ -1,6 +1,6 @@
 """Tulaga: five in a row or four around a point earns a rank stone; place all of them to win.
 
-Rulings implemented (``../shared/rules/RULINGS.md``, section Tulaga):
+Rulings implemented (how the project reads the original text; ``docs/rules/tulaga.md``):
 
 - U-1 Board: the 9x9 = 81 points ``a1``..``i9`` (files a..i, ranks 1..9). ``black``
   moves first, then ``white``. Directions: N = towards rank 9, E = towards file i.

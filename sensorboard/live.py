@@ -19,6 +19,7 @@ from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
+from sensorboard.numbering import move_label
 from sensorboard.recording import open_game, open_journal
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
@@ -82,7 +83,8 @@ class TerminalView:
             elif item["type"] == "prompt":
                 print(f"  question: {' | '.join(item['options'])}")
             elif item["type"] == "takeback":
-                print(f"  taken back: move {item['ply']} {item['move']}; put the board back")
+                print(f"  taken back: {move_label(item['ply'])} {item['move']}; "
+                      "put the board back")
             elif item["type"] == "rejected":
                 print(f"  sensorboard: {item['reason']}")
         top = self.header + "\n" if self.header and self.tty else ""

@@ -211,6 +211,8 @@ def test_readme_screenshot(server, page, artifacts):
     click_lift(page, "b2")
     expect(cell(page, "a2")).to_have_attribute("data-role", "capture")
     page.locator("#connection").evaluate("n => n.textContent = ''")
+    page.mouse.move(990, 750)  # no cell name over the board
+    expect(page.locator("#tip")).to_have_attribute("visibility", "hidden")
     page.screenshot(path=str(artifacts / "readme.png"))
     # Chromium's anti-aliasing differs by a few pixels from run to run: the committed
     # picture is replaced only when asked (UPDATE_SCREENSHOT=1) or when it is missing.

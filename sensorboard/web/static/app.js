@@ -219,7 +219,9 @@ function showTip(name) {
 }
 
 function hideTip(name) {
-  if (board.tip.dataset.cell === name) board.tip.setAttribute("visibility", "hidden");
+  if (board.tip.dataset.cell !== name) return;
+  board.tip.setAttribute("visibility", "hidden");
+  $("where").textContent = "";
 }
 
 function drawPieces(entry, list, inHand) {
