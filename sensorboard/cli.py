@@ -29,6 +29,8 @@ EXAMPLES = """examples:
   sensorboard run --game tessella --demo --web           watch the bundled demo game
   sensorboard replay --game tessella events.jsonl        run recorded events
   sensorboard layout-template --game teblo > board.toml  start a layout for a new board
+  sensorboard recorder --broker mqtt://127.0.0.1:1883     gather a hall of boards' games
+  sensorboard export recorder.sqlite --round 3           a round's records
 
 'sensorboard COMMAND --help' explains each command."""
 RUN_TEXT = ("Run the live service on a board. Unless --no-input or --demo, commands are "
@@ -70,6 +72,8 @@ def build_parser() -> Parser:
                      "(kept in the journal)")
     run.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE",
                      help="a record tag for a new game, e.g. --tag Round=3 --tag White='A. Lee'")
+    run.add_argument("--mqtt", metavar="URL", help="publish the journal to a broker, e.g. "
+                     "mqtt://recorder.local:1883 (a hall of boards, one recorder)")
     run.add_argument("--new", action="store_true",
                      help="start a new game even if the journal holds an unfinished one")
     run.add_argument("--no-input", action="store_true", help="do not read commands from stdin")
@@ -81,6 +85,17 @@ def build_parser() -> Parser:
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
     run.set_defaults(hardware=None)  # the config file's [hardware] table
+    rec = sub.add_parser("recorder", help="gather every board's games from an MQTT broker")
+    rec.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="the broker's URL")
+    rec.add_argument("--store", default="recorder.sqlite", help="SQLite file of all games")
+    rec.add_argument("--host", default="127.0.0.1", help="address of the overview page")
+    rec.add_argument("--port", type=int, default=8090, help="port of the overview page")
+    rec.add_argument("--token", help="the arbiter's token for corrections")
+    ex = sub.add_parser("export", help="a round's records (or its results as CSV)")
+    ex.add_argument("store", help="the recorder's store or a board's journal.sqlite")
+    ex.add_argument("--round", help="only this round (the Round tag)")
+    ex.add_argument("--event", help="only this event (the Event tag)")
+    ex.add_argument("--csv", action="store_true", help="the results table instead")
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
                         description="Print a layout (TOML) for a new board of GAME: every "
                         "cell with a sensor address and an LED index to edit.")
@@ -134,7 +149,7 @@ def cmd_replay(args) -> int:
 
 RUN_DEFAULTS = {"backend": "sim", "records": "records", "web": False, "host": "127.0.0.1",
                 "port": 8080, "token": None, "layout": None, "game": None, "board": None,
-                "hardware": None}
+                "mqtt": None, "hardware": None}
 
 
 def parse_tags(pairs: list[str], base: dict[str, str]) -> dict[str, str]:
@@ -157,6 +172,16 @@ def settle_run_options(args) -> None:
         if getattr(args, key) is None:
             setattr(args, key, settings.get(key, default))
     args.tags = parse_tags(args.tag, settings.get("tags", {}))
+    if args.mqtt:
+        from sensorboard.mqtt import MqttUrlError, parse_url
+
+        try:
+            parse_url(args.mqtt)
+        except MqttUrlError as e:
+            raise UsageError(str(e)) from None
+        if args.web:
+            raise UsageError("--mqtt runs with the terminal service (sensorboard run "
+                             "--no-input); the page does not publish yet")
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
     if args.backend not in backend_names():
@@ -191,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "replay":
             return cmd_replay(args)
+        if args.command in ("recorder", "export"):
+            from sensorboard.recorder import command
+
+            return command(args)
         if args.command == "layout-template":
             from boards.template import template
 

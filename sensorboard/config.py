@@ -7,6 +7,7 @@ Example (``sensorboard run --config board.toml``; a flag on the command line win
     layout = "/etc/sensorboard/tessella.toml"
     records = "/var/lib/sensorboard/records"
     board = "7"                 # the board's name in records and on MQTT
+    mqtt = "mqtt://recorder.local:1883"   # a hall of boards reporting to one recorder
 
     [tags]                      # record tags of a new game
     Event = "Club championship"
@@ -35,7 +36,8 @@ import rules
 from boards.layout import read_toml
 from hardware.backends import backend_names, hardware_config
 
-TOP = {"game": str, "backend": str, "layout": str, "records": str, "board": str}
+TOP = {"game": str, "backend": str, "layout": str, "records": str, "board": str,
+       "mqtt": str}
 WEB = {"enabled": bool, "host": str, "port": int, "token": str}
 
 

@@ -78,6 +78,8 @@ class GameLog:
                 turn = self.turns.pop()
                 for _ in turn.text.split(" "):
                     self.state.pop()
+                for note in turn.notes:  # what was said about it stays in the record
+                    self.note(note)
                 self.note(f"taken back: {turn.text}")
         elif kind == "error":
             cells = ", ".join(f"{c} {w}" for c, w in sorted(item.get("cells", {}).items()))

@@ -131,6 +131,11 @@ def run_live(args, layout: Layout) -> int:
     if service.tracker.restoring:
         cells = ", ".join(f"{c} {w}" for c, w in service.tracker.restore_cells().items())
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
+    link = None
+    if args.mqtt:
+        from sensorboard.mqtt import apply_commands, attach
+
+        link = attach(journal, args.mqtt)
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -193,6 +198,8 @@ def run_live(args, layout: Layout) -> int:
                         view.update(service, events)
                 except ValueError as e:
                     print(f"sensorboard: {e}")
+            if link is not None:
+                view.update(service, apply_commands(link, service))
             view.update(service, service.step())
             finished = not forever and not script and not reading and service.settled()
             if finished and done_at is None:
@@ -210,6 +217,8 @@ def run_live(args, layout: Layout) -> int:
             for item in service.flush():
                 print(move_line(item))
             recorder.close()
+            if link is not None:
+                link.stop()
             journal.close()
         finally:
             service.close()  # the LEDs go dark whatever happened

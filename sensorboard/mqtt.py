@@ -1,0 +1,287 @@
+"""A board on MQTT: its journal published to a broker (mosquitto), nothing lost.
+
+Topics (``<prefix>`` is ``sensorboard`` unless set; ``docs/records.md`` has the payloads):
+
+- ``<prefix>/<board>/journal``  every journal entry, QoS 1, in sequence order
+- ``<prefix>/<board>/state``    the game as it stands, QoS 1, retained
+- ``<prefix>/<board>/status``   ``{"online": true}``, retained; the last will says false
+- ``<prefix>/<board>/ack``      from the recorder: ``{"seq": N}``, every entry up to N is
+  stored (retained)
+- ``<prefix>/<board>/command``  from the recorder: an arbiter's correction
+
+The board connects with a fixed client id and a persistent session. An entry counts as
+delivered only when the recorder acknowledges it (end to end, not just the broker's
+PUBACK): the highest acknowledged sequence number is kept in the journal, and whatever
+lies above it is published again after every reconnect and when the recorder stays
+silent, so a broker restart, a network outage or a recorder that was down loses nothing
+(the recorder drops the duplicates by board and sequence number).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections import deque
+from urllib.parse import urlparse
+
+import aiomqtt
+
+from sensorboard.gamelog import GameLog
+from sensorboard.journal import Entry, Journal, connect
+
+PREFIX = "sensorboard"
+RESEND = 10.0  # seconds without an acknowledgement before entries are sent again
+RECONNECT = 1.0  # seconds between connection attempts
+
+
+class MqttUrlError(ValueError):
+    """A broker URL that cannot be used."""
+
+
+def parse_url(url: str) -> tuple[str, int]:
+    """``mqtt://host:port`` -> (host, port)."""
+    parsed = urlparse(url if "://" in url else f"mqtt://{url}")
+    if parsed.scheme != "mqtt" or not parsed.hostname:
+        raise MqttUrlError(f"broker {url!r}: expected mqtt://HOST[:PORT]")
+    try:
+        port = parsed.port or 1883
+    except ValueError:
+        raise MqttUrlError(f"broker {url!r}: bad port") from None
+    return parsed.hostname, port
+
+
+def topic(board: str, kind: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}/{board}/{kind}"
+
+
+def state_json(log: GameLog, uid: str, seq: int) -> dict:
+    """The ``state`` payload: the game as its journal has it up to ``seq``."""
+    last = log.turns[-1] if log.turns else None
+    return {"game": uid, "name": log.game, "tags": log.tags, "players": log.players,
+            "turns": len(log.turns), "last": last.text if last else None,
+            "moves": [t.text for t in log.turns],
+            "to_move": log.state.to_move, "position": log.state.position_str(),
+            "result": log.result, "termination": log.termination, "ended": log.ended,
+            "seq": seq}
+
+
+class BoardLink:
+    """Publishes a journal's entries; takes the recorder's acks and the arbiter's commands.
+
+    Run :meth:`run` on an event loop (or :meth:`start` for a thread of its own) and pass
+    :meth:`written` to the journal's writer as a listener.
+    """
+
+    def __init__(self, journal: Journal, host: str, port: int, *, prefix: str = PREFIX,
+                 resend: float = RESEND, keepalive: int = 10) -> None:
+        self.journal = journal
+        self.board = journal.board
+        self.host, self.port = host, port
+        self.prefix = prefix
+        self.resend = resend
+        self.keepalive = keepalive
+        self.db = connect(journal.path, synchronous="NORMAL")  # acks may be sent again
+        row = self.db.execute("SELECT value FROM meta WHERE key='mqtt_acked'").fetchone()
+        self.acked = int(row[0]) if row else 0
+        self.sent = self.acked  # highest seq published on this connection
+        self.last_ack = time.monotonic()
+        self.queue: deque[Entry] = deque()  # written, not yet published
+        self.commands: queue.Queue = queue.Queue()  # for the service's loop
+        self.logs: dict[str, GameLog] = {}
+        self.connected = False
+        self.published = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.client: aiomqtt.Client | None = None
+        self._wake: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = False
+
+    # --- from the journal writer's thread -------------------------------------------
+
+    def written(self, entries: list[Entry]) -> None:
+        """A journal listener: new entries to publish."""
+        self.queue.extend(entries)
+        if self.loop is not None and self._wake is not None:
+            self.loop.call_soon_threadsafe(self._wake.set)
+
+    # --- the connection ------------------------------------------------------------
+
+    def _topic(self, kind: str) -> str:
+        return topic(self.board, kind, self.prefix)
+
+    async def run(self) -> None:
+        """Connect, publish, and reconnect after any failure, until cancelled."""
+        self.loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        offline = json.dumps({"online": False, "board": self.board})
+        will = aiomqtt.Will(self._topic("status"), offline, qos=1, retain=True)
+        while not self._stop:
+            client = aiomqtt.Client(self.host, self.port, identifier=f"sensorboard-{self.board}",
+                                    clean_session=False, will=will, keepalive=self.keepalive,
+                                    timeout=10)
+            try:
+                async with client:
+                    self.client = client
+                    self.connected = True
+                    await client.subscribe(self._topic("ack"), qos=1)
+                    await client.subscribe(self._topic("command"), qos=1)
+                    await client.publish(self._topic("status"),
+                                         json.dumps({"online": True, "board": self.board}),
+                                         qos=1, retain=True)
+                    self._reload()
+                    listen = asyncio.ensure_future(self._listen(client))
+                    try:
+                        await self._publish_loop(client)
+                    finally:
+                        listen.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                            await listen
+            except aiomqtt.MqttError:
+                pass
+            finally:
+                self.connected = False
+                self.client = None
+            if not self._stop:
+                await asyncio.sleep(RECONNECT)
+
+    def _reload(self) -> None:
+        """After a (re)connect: everything the recorder has not acknowledged, again."""
+        self.queue = deque(self.journal_entries(self.acked))
+        self.sent = self.acked
+        self.last_ack = time.monotonic()
+
+    def journal_entries(self, after: int) -> list[Entry]:
+        rows = self.db.execute("SELECT board, seq, game, at, data FROM entries WHERE board=? "
+                               "AND seq>? ORDER BY seq", (self.board, after)).fetchall()
+        return [Entry(b, s, g, a, json.loads(d)) for b, s, g, a, d in rows]
+
+    async def _publish_loop(self, client: aiomqtt.Client) -> None:
+        while True:
+            while self.queue:
+                entry = self.queue[0]
+                if entry.seq > self.sent:
+                    await client.publish(self._topic("journal"), json.dumps(entry.json()),
+                                         qos=1)
+                    self.sent = entry.seq
+                    self.published += 1
+                    state = self._follow(entry)
+                    if state is not None:
+                        await client.publish(self._topic("state"), json.dumps(state), qos=1,
+                                             retain=True)
+                self.queue.popleft()
+            self._wake.clear()
+            if self.sent > self.acked and time.monotonic() - self.last_ack > self.resend:
+                self._reload()  # the recorder missed some: send them again
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=1.0)
+
+    def _follow(self, entry: Entry) -> dict | None:
+        """The game's new state when ``entry`` changes it, for the retained topic."""
+        log = self.logs.get(entry.game)
+        if entry.type == "start":
+            log = self.logs[entry.game] = GameLog(entry.item, entry.at)
+            self.logs = {entry.game: log}  # only the current game is followed
+        elif log is None:
+            entries = [e for e in self.journal_entries(0) if e.game == entry.game]
+            try:
+                log = self.logs[entry.game] = GameLog.from_entries(
+                    [e for e in entries if e.seq <= entry.seq])
+            except ValueError:
+                return None
+            return state_json(log, entry.game, entry.seq)
+        else:
+            try:
+                log.apply(entry.item, entry.at)
+            except ValueError:
+                return None
+        if entry.type in ("start", "move", "takeback", "correction", "end"):
+            return state_json(log, entry.game, entry.seq)
+        return None
+
+    async def _listen(self, client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            try:
+                data = json.loads(message.payload)
+            except (ValueError, TypeError):
+                continue
+            if not isinstance(data, dict):
+                continue
+            if message.topic.matches(self._topic("ack")):
+                seq = data.get("seq")
+                if isinstance(seq, int) and seq > self.acked:
+                    self.acked = seq
+                    self.last_ack = time.monotonic()
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES ('mqtt_acked', ?)",
+                                    (str(seq),))
+            elif message.topic.matches(self._topic("command")):
+                self.commands.put(data)
+
+    async def _goodbye(self) -> None:
+        if self.client is not None:
+            await self.client.publish(self._topic("status"),
+                                      json.dumps({"online": False, "board": self.board}),
+                                      qos=1, retain=True, timeout=2)
+
+    # --- in a thread of its own (the terminal service, the page) ---------------------
+
+    def start(self) -> BoardLink:
+        self._thread = threading.Thread(target=self._thread_main, name="mqtt", daemon=True)
+        self._thread.start()
+        return self
+
+    def _thread_main(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            asyncio.run(self.run())
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Publish what is queued (for up to ``timeout`` seconds), then disconnect."""
+        if self.loop is None:
+            return
+        end = time.monotonic() + timeout
+        while (self.queue or self.sent > self.acked) and self.connected \
+                and time.monotonic() < end:
+            time.sleep(0.05)
+        self._stop = True
+        if self.connected and timeout > 0:  # a clean stop says so (the will is for cuts)
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._goodbye(), self.loop).result(timeout)
+
+        def cancel() -> None:
+            for task in asyncio.all_tasks(self.loop):
+                task.cancel()
+
+        self.loop.call_soon_threadsafe(cancel)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def attach(journal: Journal, url: str) -> BoardLink:
+    """Publish ``journal`` to the broker at ``url`` from a thread of its own."""
+    host, port = parse_url(url)
+    link = BoardLink(journal, host, port)
+    journal.writer().listeners.append(link.written)
+    return link.start()
+
+
+def apply_commands(link: BoardLink, service) -> list[dict]:
+    """Carry out the arbiter's corrections that have arrived (on the service's loop);
+    one the board cannot carry out is journaled as rejected, naming why."""
+    from sensorboard.service import ServiceError
+
+    out: list[dict] = []
+    while not link.commands.empty():
+        command = dict(link.commands.get())
+        action, by = command.pop("action", None), str(command.pop("by", "") or "arbiter")
+        try:
+            out += service.correct(str(action), by, **command)
+        except (ServiceError, TypeError) as e:
+            item = {"type": "rejected", "t": round(service.clock.now(), 3),
+                    "reason": f"correction by {by}: {e}"}
+            service.record(item)
+            out.append(item)
+    return out

@@ -1,0 +1,355 @@
+"""``sensorboard recorder``: every board's journal, gathered over MQTT into one store.
+
+The recorder subscribes to ``<prefix>/+/journal`` (QoS 1, fixed client id, persistent
+session, so the broker keeps what arrives while it is down), stores each entry once
+(the key is board and sequence number: a duplicate delivery changes nothing), and
+acknowledges to each board the highest sequence number up to which it holds every
+entry, so the board can stop sending them. The store is SQLite with the journal's own
+tables (a board's journal and the recorder's store read the same way).
+
+It serves a page of all boards that updates live, the records of each round
+(``/rounds/<round>/records.txt`` and ``/rounds/<round>/results.csv``) and takes an
+arbiter's corrections (with the token), which it passes to the board over MQTT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import aiomqtt
+
+from sensorboard.gamelog import GameLog, GameLogError
+from sensorboard.journal import connect
+from sensorboard.mqtt import PREFIX, state_json
+from sensorboard.record import Record, record_from_log
+
+ARRIVALS = """
+CREATE TABLE IF NOT EXISTS arrivals (
+    board TEXT NOT NULL, seq INTEGER NOT NULL, stored REAL NOT NULL,
+    PRIMARY KEY (board, seq)
+);
+"""
+BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is stored
+
+
+class Store:
+    """The recorder's SQLite store: entries of every board, each once."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.db = connect(path)
+        self.db.executescript(ARRIVALS)
+        self.lock = threading.Lock()  # written from a worker thread, read on the loop
+        self.contiguous: dict[str, int] = {}
+        self.beyond: dict[str, set[int]] = {}
+        for board, seq in self.db.execute("SELECT board, seq FROM entries ORDER BY board, seq"):
+            self._mark(board, seq)
+
+    def _mark(self, board: str, seq: int) -> None:
+        top = self.contiguous.get(board, 0)
+        if seq <= top:
+            return
+        beyond = self.beyond.setdefault(board, set())
+        beyond.add(seq)
+        while top + 1 in beyond:
+            top += 1
+            beyond.discard(top)
+        self.contiguous[board] = top
+
+    def add(self, batch: list[dict]) -> list[dict]:
+        """Store the entries not yet held (one transaction); returns those that were new."""
+        with self.lock:
+            return self._add(batch)
+
+    def _add(self, batch: list[dict]) -> list[dict]:
+        now = time.time()
+        new = []
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for e in batch:
+                board, seq, item = e["board"], e["seq"], e["item"]
+                cur = self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                                      (board, seq, e["game"], e["at"], item.get("type", ""),
+                                       json.dumps(item, sort_keys=True)))
+                if cur.rowcount == 0:
+                    continue
+                self.db.execute("INSERT OR IGNORE INTO arrivals VALUES (?, ?, ?)",
+                                (board, seq, now))
+                if item.get("type") == "start":
+                    self.db.execute("INSERT OR IGNORE INTO games (board, uid, first) "
+                                    "VALUES (?, ?, ?)", (board, e["game"], seq))
+                elif item.get("type") == "end":
+                    self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
+                                    (board, e["game"]))
+                new.append(e)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        for e in new:
+            self._mark(e["board"], e["seq"])
+        return new
+
+    def games(self) -> list[tuple[str, str]]:
+        with self.lock:
+            return self.db.execute("SELECT board, uid FROM games ORDER BY board, first"
+                                   ).fetchall()
+
+    def turns(self) -> list[tuple[str, str, str]]:
+        """Every stored turn as (board, game, notation), in each board's order."""
+        with self.lock:
+            rows = self.db.execute("SELECT board, game, data FROM entries WHERE type='move' "
+                                   "ORDER BY board, seq").fetchall()
+        return [(b, g, json.loads(d)["move"]) for b, g, d in rows]
+
+    def log(self, board: str, uid: str) -> GameLog | None:
+        with self.lock:
+            rows = self.db.execute("SELECT seq, at, data FROM entries WHERE board=? AND game=? "
+                                   "ORDER BY seq", (board, uid)).fetchall()
+        if not rows:
+            return None
+        try:
+            log = GameLog(json.loads(rows[0][2]), rows[0][1])
+            for _, at, data in rows[1:]:
+                log.apply(json.loads(data), at)
+        except (GameLogError, ValueError, KeyError):
+            return None
+        return log
+
+    def records(self, round_: str | None = None, event: str | None = None) -> list[Record]:
+        """The records of every game (of one round, of one event)."""
+        out = []
+        for board, uid in self.games():
+            log = self.log(board, uid)
+            if log is None:
+                continue
+            if round_ is not None and log.tags.get("Round") != round_:
+                continue
+            if event is not None and log.tags.get("Event") != event:
+                continue
+            out.append(record_from_log(log))
+        return out
+
+    def close(self) -> None:
+        self.db.close()
+
+
+@dataclass
+class BoardView:
+    """What the overview shows of one board."""
+
+    board: str
+    online: bool = False
+    game: str | None = None
+    log: GameLog | None = None
+    applied: int = 0  # the last sequence number applied to ``log``
+    pending: dict[int, dict] = field(default_factory=dict)  # stored, waiting for a gap
+
+    def json(self) -> dict:
+        out: dict = {"board": self.board, "online": self.online}
+        if self.log is not None:
+            out.update(state_json(self.log, self.game or "", self.applied))
+        return out
+
+
+class Recorder:
+    """The recorder service: MQTT in, the store, acks and commands out."""
+
+    def __init__(self, store: Store, host: str, port: int, *, prefix: str = PREFIX,
+                 client_id: str = "sensorboard-recorder",
+                 on_stored: Callable[[list[dict], float], None] | None = None) -> None:
+        self.store = store
+        self.host, self.port = host, port
+        self.prefix = prefix
+        self.client_id = client_id
+        self.on_stored = on_stored
+        self.boards: dict[str, BoardView] = {}
+        self.inbox: asyncio.Queue | None = None
+        self.client: aiomqtt.Client | None = None
+        self.connected = asyncio.Event()
+        self.changed = 0  # bumps when the overview changes
+        self._load()
+
+    def _load(self) -> None:
+        """The overview as the store has it (the last game of each board)."""
+        last: dict[str, str] = {}
+        for board, uid in self.store.games():
+            last[board] = uid
+        for board, uid in last.items():
+            view = self.view(board)
+            view.game, view.log = uid, self.store.log(board, uid)
+            view.applied = self.store.contiguous.get(board, 0)
+
+    def view(self, board: str) -> BoardView:
+        if board not in self.boards:
+            self.boards[board] = BoardView(board)
+        return self.boards[board]
+
+    # --- MQTT ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Subscribe, store, acknowledge; reconnect after any failure, until cancelled."""
+        self.inbox = asyncio.Queue()
+        storing = asyncio.ensure_future(self._store_loop())
+        try:
+            while True:
+                client = aiomqtt.Client(self.host, self.port, identifier=self.client_id,
+                                        clean_session=False, keepalive=10, timeout=10,
+                                        max_inflight_messages=1000)
+                try:
+                    async with client:
+                        self.client = client
+                        await client.subscribe(f"{self.prefix}/+/journal", qos=1)
+                        await client.subscribe(f"{self.prefix}/+/status", qos=1)
+                        self.connected.set()
+                        async for message in client.messages:
+                            self._received(message)
+                except aiomqtt.MqttError:
+                    pass
+                finally:
+                    self.client = None
+                    self.connected.clear()
+                await asyncio.sleep(1.0)
+        finally:
+            storing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await storing
+
+    def _received(self, message: aiomqtt.Message) -> None:
+        parts = str(message.topic).split("/")
+        if len(parts) != 3:
+            return
+        board, kind = parts[1], parts[2]
+        try:
+            data = json.loads(message.payload)
+        except (ValueError, TypeError):
+            return
+        if not isinstance(data, dict):
+            return
+        if kind == "status":
+            self.view(board).online = bool(data.get("online"))
+            self.changed += 1
+        elif kind == "journal" and _valid_entry(data, board):
+            self.inbox.put_nowait(data)
+
+    async def _store_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self.inbox.get()]
+            await asyncio.sleep(BATCH_WAIT)
+            while not self.inbox.empty():
+                batch.append(self.inbox.get_nowait())
+            try:
+                new = await loop.run_in_executor(None, self.store.add, batch)
+            except sqlite3.Error as e:
+                print(f"sensorboard recorder: cannot store: {e}", flush=True)
+                await asyncio.sleep(1.0)
+                for item in batch:
+                    self.inbox.put_nowait(item)
+                continue
+            stored = time.time()
+            self._follow(new)
+            if self.on_stored is not None:
+                self.on_stored(new, stored)
+            await self._acknowledge({e["board"] for e in batch})
+
+    def _follow(self, new: list[dict]) -> None:
+        """Apply stored entries to each board's overview, in sequence order."""
+        for e in new:
+            self.view(e["board"]).pending[e["seq"]] = e
+        for board in {e["board"] for e in new}:
+            view = self.view(board)
+            top = self.store.contiguous.get(board, 0)
+            for seq in sorted(s for s in view.pending if s <= top):
+                e = view.pending.pop(seq)
+                item = e["item"]
+                try:
+                    if item.get("type") == "start":
+                        view.game, view.log = e["game"], GameLog(item, e["at"])
+                    elif view.log is not None and e["game"] == view.game:
+                        view.log.apply(item, e["at"])
+                except (GameLogError, ValueError, KeyError):
+                    view.log = None
+                view.applied = seq
+            self.changed += 1
+
+    async def _acknowledge(self, boards: set[str]) -> None:
+        client = self.client
+        if client is None:
+            return
+        for board in boards:
+            seq = self.store.contiguous.get(board, 0)
+            with contextlib.suppress(aiomqtt.MqttError):
+                await client.publish(f"{self.prefix}/{board}/ack", json.dumps({"seq": seq}),
+                                     qos=1, retain=True)
+
+    async def command(self, board: str, command: dict) -> None:
+        """Send an arbiter's correction to ``board`` (QoS 1; the broker keeps it for a
+        board that is offline)."""
+        if self.client is None:
+            raise ConnectionError("the recorder is not connected to the broker")
+        await self.client.publish(f"{self.prefix}/{board}/command", json.dumps(command),
+                                  qos=1)
+
+    def overview(self) -> list[dict]:
+        return [self.boards[b].json() for b in sorted(self.boards, key=_board_order)]
+
+
+def _board_order(board: str) -> tuple:
+    return (0, int(board), "") if board.isdigit() else (1, 0, board)
+
+
+def _valid_entry(data: dict, board: str) -> bool:
+    return (data.get("board") == board and isinstance(data.get("seq"), int)
+            and isinstance(data.get("game"), str) and isinstance(data.get("item"), dict)
+            and isinstance(data.get("at"), int | float))
+
+
+def command(args) -> int:
+    """``sensorboard recorder`` and ``sensorboard export``."""
+    import sys
+    from pathlib import Path
+
+    from sensorboard.journal import JournalError
+    from sensorboard.mqtt import MqttUrlError, parse_url
+    from sensorboard.record import results_csv, round_text
+
+    def fail(message: str) -> int:
+        print(f"sensorboard {args.command}: {message}", file=sys.stderr)
+        return 2
+
+    if args.command == "export":
+        if not Path(args.store).is_file():
+            return fail(f"{args.store}: no such file")
+        try:
+            store = Store(args.store)
+        except JournalError as e:
+            return fail(str(e))
+        records = store.records(args.round, args.event)
+        store.close()
+        print(results_csv(records) if args.csv else round_text(records), end="")
+        return 0
+    from sensorboard.web.overview import serve
+
+    try:
+        host, port = parse_url(args.broker)
+        store = Store(args.store)
+    except (MqttUrlError, JournalError) as e:
+        return fail(str(e))
+    recorder = Recorder(store, host, port)
+    try:
+        asyncio.run(serve(recorder, args.host, args.port, args.token))
+    except KeyboardInterrupt:
+        pass
+    except OSError as e:
+        return fail(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}")
+    finally:
+        store.close()
+    return 0

@@ -1,0 +1,66 @@
+"""A real mosquitto for the tests: the shipped config on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "deploy" / "mosquitto.conf"
+
+
+def mosquitto_binary() -> str:
+    found = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    if not os.access(found, os.X_OK):
+        raise RuntimeError("mosquitto is not installed (make test installs it: "
+                           ".ci/system-deps)")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """mosquitto with the shipped settings, listening on 127.0.0.1 only; stopped by pid."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        data = folder / "mosquitto-data"
+        data.mkdir(parents=True, exist_ok=True)
+        lines = [line for line in SHIPPED.read_text().splitlines()
+                 if not line.startswith(("listener", "persistence_location"))]
+        lines += [f"listener {self.port} 127.0.0.1", f"persistence_location {data}/",
+                  f"log_dest file {folder / 'mosquitto.log'}"]
+        self.config = folder / "mosquitto.conf"
+        self.config.write_text("\n".join(lines) + "\n")
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> Broker:
+        self.proc = subprocess.Popen([mosquitto_binary(), "-c", str(self.config)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError("mosquitto did not start: "
+                                       f"{self.proc.stderr.read()}") from None
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start listening")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, sig)
+            self.proc.wait(10)
+        self.proc = None

@@ -1,0 +1,117 @@
+"""Boards and a recorder on a real broker, inside a test: the MQTT path under faults."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from pathlib import Path
+
+import rules
+from sensorboard.journal import Journal
+from sensorboard.mqtt import BoardLink
+from sensorboard.recorder import Recorder, Store
+
+
+class Board:
+    """A board's journal and its link; turns are a random legal game, journaled as the
+    service journals them (sensor changes, then the turn)."""
+
+    def __init__(self, folder: Path, name: str, port: int, seed: int, game: str = "tessella",
+                 resend: float = 1.0) -> None:
+        self.name, self.port, self.resend = name, port, resend
+        self.path = folder / name / "journal.sqlite"
+        self.journal = Journal(self.path, board=name)
+        self.writer = self.journal.writer()
+        self.link: BoardLink | None = None
+        self.rng = random.Random(seed)
+        self.state = rules.new_game(game)
+        header = self.journal.start_game({"game": game, "players": list(self.state.PLAYERS),
+                                          "position": self.state.position_str(),
+                                          "tags": {"Round": "1", "Board": name}})
+        self.uid = header["uid"]
+        self.writer.put(self.uid, header)
+        self.turns: list[str] = []
+        self.connect()
+
+    @classmethod
+    def offline(cls, journal: Journal, played: list[str], seed: int,
+                game: str = "tessella") -> Board:
+        """The board of ``journal`` going on with its game with no network."""
+        board = cls.__new__(cls)
+        board.journal, board.writer, board.link = journal, journal.writer(), None
+        board.rng, board.turns, board.uid = random.Random(seed), [], journal.unfinished()
+        board.state = rules.new_game(game)
+        for text in played:
+            board.state.push_str(text)
+        return board
+
+    def connect(self) -> None:
+        self.link = BoardLink(self.journal, "127.0.0.1", self.port, resend=self.resend,
+                              keepalive=2)
+        self.writer.listeners.append(self.link.written)
+        self.link.start()
+
+    def disconnect(self) -> None:
+        self.writer.listeners.remove(self.link.written)
+        self.link.stop(timeout=0)
+
+    def turn(self) -> None:
+        if self.state.outcome() is not None:
+            return
+        move = self.rng.choice(self.state.legal_moves())
+        player = self.state.to_move
+        text = self.state.move_str(move)
+        self.state.push(move)
+        self.writer.put(self.uid, {"type": "sensor", "t": 0.0, "cell": "a1", "shows": True})
+        self.writer.put(self.uid, {"type": "move", "t": 0.0, "ply": len(self.turns) + 1,
+                                   "player": player, "move": text})
+        self.turns.append(text)
+
+    def close(self) -> None:
+        self.disconnect()
+        self.journal.close()
+
+
+class RecorderThread:
+    """The recorder service on its own event loop in a thread."""
+
+    def __init__(self, store_path: Path, port: int) -> None:
+        self.store = Store(str(store_path))
+        self.recorder = Recorder(self.store, "127.0.0.1", port)
+        self.loop = asyncio.new_event_loop()
+        self.task = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(self.recorder.run())
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+
+    def stop(self) -> None:
+        while self.task is None:
+            time.sleep(0.01)
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(10)
+        self.store.close()
+
+
+def wait_until(check, timeout: float = 30.0, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def stored_turns(store: Store) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for board, _, move in store.turns():
+        out.setdefault(board, []).append(move)
+    return out

@@ -1,0 +1,133 @@
+"""The recorder's pages on a real broker: boards live, a round's records and results, and an
+arbiter's correction travelling to the board and back into the record."""
+
+import asyncio
+import json
+import random
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import rules
+from boards.layout import layout_for_game
+from hardware.clock import VirtualClock
+from sensorboard.mqtt import apply_commands, attach
+from sensorboard.recorder import Recorder, Store
+from sensorboard.recording import open_game, open_journal
+from sensorboard.replay import VirtualRun
+from sensorboard.service import BoardService
+from sensorboard.web.overview import serve
+from tests.recording.broker import Broker, free_port
+from tests.recording.hall import wait_until
+from tests.recording.test_resume import play
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(tmp_path).start()
+    yield b
+    b.stop()
+
+
+class Pages:
+    def __init__(self, store_path, broker_port, token):
+        self.port = free_port()
+        self.store = Store(str(store_path))
+        self.recorder = Recorder(self.store, "127.0.0.1", broker_port)
+        self.loop = asyncio.new_event_loop()
+        self.task = None
+        threading.Thread(target=self._run, daemon=True).start()
+        wait_until(lambda: self.task is not None and self.recorder.connected.is_set(),
+                   what="the recorder")
+        self.token = token
+
+    def _run(self):
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(serve(self.recorder, "127.0.0.1", self.port,
+                                                "s3cret"))
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+
+    def get(self, path):
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
+            return r.read().decode()
+
+    def post(self, path, body, token="s3cret"):
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
+                                     data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Sensorboard-Token": token})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        time.sleep(0.2)
+        self.store.close()
+
+
+def test_overview_round_export_and_an_arbiters_takeback(tmp_path, broker):
+    pages = Pages(tmp_path / "recorder.sqlite", broker.port, "s3cret")
+    journal = open_journal(tmp_path / "b4", board="4")
+    recorder, _ = open_game(journal, "tessella", tags={"Event": "Open", "Round": "2",
+                                                       "White": "Ann", "Black": "Bo"})
+    link = attach(journal, f"mqtt://127.0.0.1:{broker.port}")
+    clock = VirtualClock()
+    service = BoardService(recorder.state, layout_for_game("tessella"), clock=clock,
+                           listeners=[recorder.event])
+    out = []
+    run = VirtualRun(service, clock, out.append)
+    line = rules.new_game("tessella")
+    rng = random.Random(2)
+    moves = []
+    for _ in range(3):
+        moves.append(rng.choice(line.legal_moves()))
+        line.push(moves[-1])
+    play(service, run, rules.new_game("tessella"), moves, rng, 0.5)
+
+    def board4():
+        return {b["board"]: b for b in json.loads(pages.get("/api/boards"))["boards"]}.get("4")
+
+    wait_until(lambda: (board4() or {}).get("turns") == 3, what="three turns on the overview")
+    assert board4()["online"] and board4()["tags"]["White"] == "Ann"
+    # corrections need the token and a well-formed body; nothing is sent otherwise
+    assert pages.post("/api/boards/4/correct", {"action": "takeback", "by": "Eve"},
+                      token="wrong")[0] == 403
+    status, answer = pages.post("/api/boards/4/correct", {"action": "undo", "by": "Eve"})
+    assert status == 400 and "action 'undo'" in answer["error"]
+    assert pages.post("/api/boards/9/correct", {"action": "takeback", "by": "Eve"})[0] == 404
+    status, _ = pages.post("/api/boards/4/correct", {"action": "takeback", "turns": 1,
+                                                     "by": "Eve"})
+    assert status == 200
+    wait_until(lambda: not link.commands.empty(), what="the command at the board")
+    taken = apply_commands(link, service)
+    assert [x["type"] for x in taken] == ["takeback"]
+    assert service.tracker.restoring  # the LEDs show the piece to put back
+    wait_until(lambda: board4()["turns"] == 2, what="the takeback on the overview")
+    status, _ = pages.post("/api/boards/4/correct", {"action": "result", "result": "1-0",
+                                                     "reason": "time", "by": "Eve"})
+    wait_until(lambda: not link.commands.empty(), what="the adjudication")
+    apply_commands(link, service)
+    wait_until(lambda: board4()["result"] == "1-0", what="the result")
+    text = pages.get("/rounds/2/records.txt")
+    assert '[Result "1-0"]' in text and '[Termination "time"]' in text
+    assert "arbiter Eve: take back 1 turn(s)" in text and "arbiter Eve: result 1-0" in text
+    from sensorboard.record import parse_records
+
+    (record,) = parse_records(text)
+    assert [t.text for t in record.turns] == [line.move_str(m) for m in moves[:2]]
+    csv_text = pages.get("/rounds/2/results.csv")
+    assert csv_text.splitlines()[1].startswith("4,Ann,Bo,1-0,time,2,tessella,Open,2")
+    assert pages.get("/rounds/7/records.txt") == ""
+    link.stop(timeout=1)
+    recorder.close()
+    journal.close()
+    pages.stop()
