@@ -35,6 +35,7 @@ from sensorboard.journal import Entry, Journal, connect
 
 PREFIX = "sensorboard"
 RESEND = 10.0  # seconds without an acknowledgement before entries are sent again
+MAX_RESEND = 300.0
 RECONNECT = 1.0  # seconds between connection attempts
 
 
@@ -83,6 +84,7 @@ class BoardLink:
         self.host, self.port = host, port
         self.prefix = prefix
         self.resend = resend
+        self.resend_after = resend  # doubles while the recorder stays silent (up to 5 min)
         self.keepalive = keepalive
         self.db = connect(journal.path, synchronous="NORMAL")  # acks may be sent again
         row = self.db.execute("SELECT value FROM meta WHERE key='mqtt_acked'").fetchone()
@@ -90,6 +92,7 @@ class BoardLink:
         self.sent = self.acked  # highest seq published on this connection
         self.last_ack = time.monotonic()
         self.queue: deque[Entry] = deque()  # written, not yet published
+        self._queue_lock = threading.Lock()
         self.commands: queue.Queue = queue.Queue()  # for the service's loop
         self.logs: dict[str, GameLog] = {}
         self.connected = False
@@ -104,7 +107,8 @@ class BoardLink:
 
     def written(self, entries: list[Entry]) -> None:
         """A journal listener: new entries to publish."""
-        self.queue.extend(entries)
+        with self._queue_lock:
+            self.queue.extend(entries)
         if self.loop is not None and self._wake is not None:
             self.loop.call_soon_threadsafe(self._wake.set)
 
@@ -150,7 +154,8 @@ class BoardLink:
 
     def _reload(self) -> None:
         """After a (re)connect: everything the recorder has not acknowledged, again."""
-        self.queue = deque(self.journal_entries(self.acked))
+        with self._queue_lock:  # an entry written meanwhile is read here or queued after
+            self.queue = deque(self.journal_entries(self.acked))
         self.sent = self.acked
         self.last_ack = time.monotonic()
 
@@ -174,8 +179,9 @@ class BoardLink:
                                              retain=True)
                 self.queue.popleft()
             self._wake.clear()
-            if self.sent > self.acked and time.monotonic() - self.last_ack > self.resend:
+            if self.sent > self.acked and time.monotonic() - self.last_ack > self.resend_after:
                 self._reload()  # the recorder missed some: send them again
+                self.resend_after = min(self.resend_after * 2, MAX_RESEND)
                 continue
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=1.0)
@@ -216,6 +222,7 @@ class BoardLink:
                 if isinstance(seq, int) and seq > self.acked:
                     self.acked = seq
                     self.last_ack = time.monotonic()
+                    self.resend_after = self.resend
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES ('mqtt_acked', ?)",
                                     (str(seq),))
             elif message.topic.matches(self._topic("command")):

@@ -8,7 +8,7 @@ import pytest
 MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.telec", "rules.teblo",
            "rules.geometry",
            "boards.tracker", "boards.sensing", "hardware.buttons",
-           "sensorboard.numbering"]
+           "sensorboard.numbering", "sensorboard.journal", "sensorboard.gamelog"]
 
 
 @pytest.mark.parametrize("name", MODULES)
