@@ -37,7 +37,7 @@ def in_hand(tracker: Tracker) -> str:
     shooter put there) the sensors cannot tell which piece is the one in hand, so the
     line says how many pieces are off the board and where they came from.
     """
-    if not tracker.differing:
+    if not tracker.differing or tracker.restoring:  # after a take-back the steps say it
         return ""
     start = now = 0
     certain: list[str] = []

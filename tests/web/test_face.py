@@ -159,6 +159,7 @@ def test_take_back_says_which_cells_to_restore_and_in_what_order(server, page, a
         "the clear piece by the dark piece; 2) put the clear piece back on e4. The lit cells "
         "still differ (red: lift, blue: put a piece).")
     expect(cell(page, "e4")).to_have_attribute("data-role", "missing")
+    expect(page.locator("#hand")).to_have_text("")  # the clear piece is on e5, not in hand
     expect(page.locator("#moves .move")).to_have_text(["b1-a1", "d5-e5"])
     page.screenshot(path=str(artifacts / "takeback-guidance.png"))
     click_place(page, "e4")
