@@ -21,6 +21,7 @@ PALETTE: dict[str, RGB] = {
     "choice": (120, 100, 0),     # a prompt: one of the candidate cells (blinks)
     "winner": (120, 0, 120),     # the game is over: the winner's pieces
     "cut": (90, 0, 60),          # on request: a placement here would cut a path (Teblo B-4)
+    "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
 }
 OFF: RGB = (0, 0, 0)
 LAST_MOVE_SECONDS = 2.0
@@ -47,6 +48,9 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
                 if any(p.startswith(outcome.winner) for p in pieces)}
     if now < tracker.hint_until and not tracker.differing:
         return {cell: "cut" for cell in tracker.state.hint_cells()}
+    rolled = tracker.roll_cells()
+    if rolled:
+        return {cell: "roll" for cell in rolled}
     if tracker.differing:
         frame = {cell: "lifted" for cell in tracker.lifted()}
         frame.update(tracker.targets())

@@ -22,6 +22,7 @@ A layout is a TOML file (``boards/layouts/<name>.toml``)::
 
     [cells]
     a1 = { sensor = [0, 0], led = 0 }
+    cz = { led = 18 }          # a zone (Telec's Center Zone) may have no sensor
 
 An ``analog`` layout (linear Hall sensors) also gives ``[thresholds]`` (class name = the
 lowest reading of that class; the lowest class, from 0.0, is an empty cell) and
@@ -191,7 +192,8 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
             raise fail(f"magnets.{unknown[0]}", f"not a piece of {game}; pieces: "
                        f"{', '.join(pieces)}")
 
-    game_cells = rules.GAMES[game].GEOMETRY.names
+    geometry = rules.GAMES[game].GEOMETRY
+    game_cells = geometry.names
     cells = get(data, "cells", dict, "cells")
     cell_sensor: dict[str, tuple[int, int]] = {}
     cell_led: dict[str, int] = {}
@@ -211,14 +213,18 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
         if not isinstance(entry, dict):
             raise fail(key, "must be a table like { sensor = [row, col], led = index }")
         addr = entry.get("sensor")
-        if (not isinstance(addr, list) or len(addr) != 2
+        # A zone pieces leave the game through (Telec's Center Zone) may have no sensor.
+        optional = addr is None and geometry.cell(cell).shape == "zone"
+        if not optional and (not isinstance(addr, list) or len(addr) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in addr)):
             raise fail(f"{key}.sensor", f"must be [row, col], got {addr!r}")
-        r, c = addr
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise fail(f"{key}.sensor", f"[{r}, {c}] is outside the {rows}x{cols} matrix")
-        if (r, c) in by_addr:
-            raise fail(f"{key}.sensor", f"[{r}, {c}] is already the sensor of {by_addr[r, c]}")
+        if addr is not None:
+            r, c = addr
+            if not (0 <= r < rows and 0 <= c < cols):
+                raise fail(f"{key}.sensor", f"[{r}, {c}] is outside the {rows}x{cols} matrix")
+            if (r, c) in by_addr:
+                raise fail(f"{key}.sensor",
+                           f"[{r}, {c}] is already the sensor of {by_addr[r, c]}")
         led = get(entry, "led", int, f"{key}.led")
         if not 0 <= led < led_count:
             raise fail(f"{key}.led", f"{led} is out of range 0..{led_count - 1}")
@@ -227,9 +233,10 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
         unknown = set(entry) - {"sensor", "led"}
         if unknown:
             raise fail(key, f"unknown keys {sorted(unknown)}")
-        by_addr[r, c], by_led[led] = cell, cell
-        cell_sensor[cell], cell_led[cell] = (r, c), led
-    missing = [c for c in game_cells if c not in cell_sensor]
+        by_led[led], cell_led[cell] = cell, led
+        if addr is not None:
+            by_addr[r, c], cell_sensor[cell] = cell, (r, c)
+    missing = [c for c in game_cells if c not in cell_led]
     if missing:
         raise fail("cells", f"cells of {game} missing: {', '.join(missing)}")
 

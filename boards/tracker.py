@@ -26,13 +26,15 @@ and:
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import rules
 
-from .turns import Candidate, Observe, common_prefix, effect, prefixes
+from . import decisions
+from .decisions import Turn
+from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight
 
-BUTTONS = ("clock", "hint", "takeback")
+BUTTONS = ("clock", "hint", "takeback", "roll")
 HINT_SECONDS = 4.0
 
 
@@ -70,7 +72,21 @@ class TakenBack(NamedTuple):
     move: str
 
 
-Event = Committed | Error | Prompt | Rejected | TakenBack
+class Rolled(NamedTuple):
+    """A die was rolled (by the board's electronic die, or read from the board)."""
+
+    t: float
+    player: str
+    value: str
+
+
+Event = Committed | Error | Prompt | Rejected | TakenBack | Rolled
+
+
+class Dice(Protocol):
+    """The board's electronic die: gives the outcome of the chance node ``state`` is at."""
+
+    def roll(self, state: rules.GameState) -> Hashable: ...
 
 
 def describe(pieces: tuple[str, ...]) -> str:
@@ -87,10 +103,15 @@ class Tracker:
         state: rules.GameState,
         observe: Observe = presence,
         error_delay: float = 1.0,
+        blind: frozenset = frozenset(),
+        dice: Dice | None = None,
     ) -> None:
         self.state = state
         self.observe = observe
         self.error_delay = error_delay
+        self.blind = frozenset(blind)  # cells without a sensor (a Telec Center Zone)
+        self.dice = dice  # None: the players roll their own dice (or there are none)
+        self.turn_marks = _turn_marks(state)
         cells = state.GEOMETRY.names
         self.cells = cells
         phys = state.physical()
@@ -116,16 +137,16 @@ class Tracker:
         self.error = None
         self.restoring = False
         self._alive: list[Candidate] = []
+        self.player = self.state.to_move
+        self.turn_start = len(self.state.move_stack)
+        self.deciding: list[Turn] | None = None  # the ways left of a turn being asked
+        self.rolled: str | None = None  # the board's die has rolled this, this turn
 
     @property
     def candidates(self) -> list[Candidate]:
         """Every legal turn of the position with its physical effect (computed once a turn)."""
         if self._candidates is None:
-            before = frozenset(self.state.physical().items())
-            self._candidates = [] if self.state.outcome() else [
-                effect(self.state, m, before, self.before_pieces, self.before, self.observe)
-                for m in self.state.legal_moves()
-            ]
+            self._candidates = [] if self.state.outcome() else self._expand()
         return self._candidates
 
     @property
@@ -237,6 +258,8 @@ class Tracker:
             return []
         if button == "takeback":
             return self._take_back(t)
+        if button == "roll":
+            return self._roll(t)
         if button != "clock":
             return [Rejected(t, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")]
         if self.prompt or self.restoring:
@@ -259,6 +282,8 @@ class Tracker:
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self.prompt is None:
             return [Rejected(t, f"no question is open; {value!r} ignored")]
+        if self.deciding is not None:
+            return self._answer(value, t)
         chosen = [c for c in self.pending if c.text == value]
         if not chosen:
             try:
@@ -274,12 +299,18 @@ class Tracker:
     def _take_back(self, t: float) -> list[Event]:
         """Undo the last committed move (the players saw it go wrong). The board is then
         put back as it was before that move, guided by the LEDs, before play goes on."""
-        if not self.state.move_stack:
+        while len(self.state.move_stack) > self.turn_start:  # a turn begun (a roll) goes too
+            self.state.pop()
+        if not self.turn_marks:
+            self._start_turn()
             return []
-        ply = len(self.state.move_stack)
-        move = self.state.pop()
+        ply = len(self.turn_marks)
+        start = self.turn_marks.pop()
+        turn = Turn(self.state.move_stack[start:])
+        for _ in turn:
+            self.state.pop()
         self.put_right()
-        return [TakenBack(t, ply, self.state.to_move, self.state.move_str(move))]
+        return [TakenBack(t, ply, self.state.to_move, decisions.text(self.state, turn))]
 
     def put_right(self, state: rules.GameState | None = None,
                   shown: dict[str, Hashable] | None = None) -> None:
@@ -289,6 +320,7 @@ class Tracker:
         position an arbiter set."""
         if state is not None:
             self.state = state
+            self.turn_marks = _turn_marks(state)
         if shown is not None:
             self.current.update(shown)
         self._start_turn()
@@ -381,25 +413,23 @@ class Tracker:
     def _next_turn_fits(self, cand: Candidate) -> bool:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
         state = self.state.clone()
-        state.push(cand.move)
-        nxt = Tracker(state, self.observe, self.error_delay)
+        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
         nxt.current = dict(self.current)
         nxt._start_turn()
         return bool(nxt.alive())
 
     def _ask(self, options: list[Candidate], t: float) -> list[Event]:
+        if all(c.ways for c in options):  # turns of several decisions: one at a time
+            self.last_commit = (options[0], t)
+            return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self.prompt = Prompt(t, sorted(c.text for c in options))
         return [self.prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
-        player = self.state.to_move
-        self.state.push(cand.move)
-        event = Committed(t, len(self.state.move_stack), player, cand.text)
         self.last_commit = (cand, t)
-        self._start_turn()
-        self.last_change = t
-        return [event, *self._evaluate(t)] if self.differing else [event]
+        return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
 
     def _error_cells(self) -> dict[str, str]:
         # The fewest wrong cells; on a tie, blame a piece put down over a piece in hand.
@@ -483,3 +513,118 @@ class Tracker:
                 return k, todo
             prev = {**prev, **step}
         return len(steps), {}
+
+    # --- turns of several decisions -------------------------------------------------------
+
+    def _expand(self) -> list[Candidate]:
+        """The position's candidates: one per move, or for turns of several decisions one
+        per way the sensors can tell apart, each with its ways (boards.decisions)."""
+        state = self.state
+        before = frozenset(state.physical().items())
+
+        def make(move: Hashable) -> Candidate:
+            return effect(state, move, before, self.before_pieces, self.before, self.observe,
+                          self.blind)
+
+        out = []
+        mid_turn = len(state.move_stack) > self.turn_start
+        for cand, ways in decisions.expand(state, self.player, make,
+                                           lambda c: sight(c, self.observe), mid_turn):
+            if ways:
+                cand.ways = ways
+                prefix = decisions.common_prefix(ways)
+                cand.text = decisions.text(state, Turn(prefix)) if prefix else cand.text
+            out.append(cand)
+        return out
+
+    def _advance(self, ways: list[Turn], t: float) -> list[Event]:
+        """Play the decisions all ``ways`` share; ask the next one where they part (only
+        the decisions some way takes), or end the turn when one way is left."""
+        out: list[Event] = []
+        while True:
+            if len(ways) == 1:
+                for d in ways[0]:
+                    out += self._push_decision(d, t)
+                return out + self._end_turn(t)
+            nxt = {w[0] for w in ways}
+            if len(nxt) == 1:
+                out += self._push_decision(ways[0][0], t)
+                ways = [Turn(w[1:]) for w in ways]
+                continue
+            self.deciding = ways
+            order = [m for m, _ in self.state.chance_outcomes()] or self.state.legal_moves()
+            options = sorted(nxt, key=order.index)
+            self.prompt = Prompt(t, [self.state.move_str(m) for m in options])
+            return [*out, self.prompt]
+
+    def _answer(self, value: str, t: float) -> list[Event]:
+        """An answer to a decision's prompt: the decision's notation."""
+        ways = self.deciding or []
+        try:
+            move = self.state.parse_move(value)
+        except rules.RulesError:
+            move = None
+        chosen = [Turn(w[1:]) for w in ways if w[0] == move]
+        if not chosen:
+            return [Rejected(t, f"{value!r} is not offered; options: "
+                                f"{', '.join(self.prompt.options if self.prompt else ())}")]
+        self.prompt, self.deciding = None, None
+        return self._push_decision(move, t) + self._advance(chosen, t)
+
+    def _push_decision(self, move: Hashable, t: float) -> list[Event]:
+        chance = self.state.to_move == rules.CHANCE
+        self.state.push(move)
+        return [Rolled(t, self.player, self.state.move_str(move))] if chance else []
+
+    def _end_turn(self, t: float) -> list[Event]:
+        state = self.state
+        turn = Turn(state.move_stack[self.turn_start:])
+        self.turn_marks.append(self.turn_start)
+        event = Committed(t, len(self.turn_marks), self.player, decisions.text(state, turn))
+        self._start_turn()
+        self.last_change = t
+        return [event, *self._evaluate(t)] if self.differing else [event]
+
+    def _roll(self, t: float) -> list[Event]:
+        """The ``roll`` button: the board's electronic die rolls for the player to move,
+        where the player may roll now (nothing moved yet this turn)."""
+        state = self.state
+        if self.dice is None:
+            return [Rejected(t, "this board has no electronic die: roll your own")]
+        rolls = []
+        if not self.differing and not self.prompt and len(state.move_stack) == self.turn_start:
+            for move in state.legal_moves():
+                state.push(move)
+                if state.to_move == rules.CHANCE:
+                    rolls.append(move)
+                state.pop()
+        if not rolls:
+            return [Rejected(t, f"{self.player} cannot roll now")]
+        state.push(rolls[0])
+        face = self.dice.roll(state)
+        out = self._push_decision(face, t)
+        self.rolled = state.move_str(face)
+        self._candidates = None
+        return out
+
+    def roll_cells(self) -> list[str]:
+        """After the board's die has rolled: the cells where the turn may now go on."""
+        if self.rolled is None or self.differing:
+            return []
+        return sorted({cell for cand in self.candidates for cell in cand.final})
+
+
+def _turn_marks(state: rules.GameState) -> list[int]:
+    """Where each turn of ``state``'s history began (indices into ``move_stack``)."""
+    replay = state.clone()
+    moves = replay.move_stack
+    for _ in moves:
+        replay.pop()
+    marks: list[int] = []
+    player = None
+    for k, move in enumerate(moves):
+        if replay.to_move != rules.CHANCE and replay.to_move != player:
+            marks.append(k)
+            player = replay.to_move
+        replay.push(move)
+    return marks

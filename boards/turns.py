@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import rules
 
+from . import decisions
+
 Observe = Callable[[tuple[str, ...]], Hashable]
 
 
@@ -35,6 +37,9 @@ class Candidate:
     stock: int = 0
     steps: tuple[dict[str, tuple[str, ...]], ...] = ()  # the pieces of each stage, then after
     first_step: dict[str, int] = field(default_factory=dict)  # cell -> its first stage (>0 only)
+    # A turn of several decisions: every way to finish it that looks like this one to the
+    # sensors (the rest is asked decision by decision); () for a one-decision move.
+    ways: tuple = ()
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -64,15 +69,16 @@ def _first_steps(before: dict[str, tuple], steps: list[dict[str, tuple]]) -> dic
 
 def effect(state: rules.GameState, move: Hashable, start: frozenset,
            before_pieces: dict[str, tuple[str, ...]], before_obs: dict[str, Hashable],
-           observe: Observe) -> Candidate:
-    """What ``move`` does on the board, cell by cell. ``start``: the items of
-    ``state.physical()``; ``before_pieces``/``before_obs``: every cell's pieces and what
-    its sensor shows, at the start of the turn."""
+           observe: Observe, blind: frozenset = frozenset()) -> Candidate:
+    """What ``move`` (one decision, or a :class:`decisions.Turn`) does on the board, cell
+    by cell. ``start``: the items of ``state.physical()``; ``before_pieces``/``before_obs``:
+    every cell's pieces and what its sensor shows, at the start of the turn; ``blind``:
+    cells without a sensor, which the turn cannot be seen to change."""
     # Stages a turn passes through (e.g. a Tulaga stone placed, then lifted with its row).
-    middle = state.stages(move)
-    state.push(move)
+    middle = decisions.stages(state, move)
+    decisions.push(state, move)
     after_phys = state.physical()
-    state.pop()
+    decisions.pop(state, move)
     before, after, allowed, final, lift, passing = {}, {}, {}, {}, {}, {}
     left: Counter[str] = Counter()
     came: Counter[str] = Counter()
@@ -82,6 +88,7 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
     for stage in middle:
         changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
+    changed -= blind
     for cell in changed:
         b, a = before_pieces[cell], after_phys.get(cell, ())
         passes = [stage.get(cell, ()) for stage in middle]
@@ -117,6 +124,19 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     silent = all(final[c] == before_obs[c] for c in final) and all(
         lift[c] == before_obs[c] for c in lift) and not passing
     stock = sum((came - left).values())
-    return Candidate(move, state.move_str(move), before, after, allowed, final, lift,
+    return Candidate(move, decisions.text(state, move), before, after, allowed, final, lift,
                      silent, passing, tuple(gives), takes, stock, tuple(steps),
                      _first_steps(before, steps))
+
+
+def sight(cand: Candidate, observe: Observe) -> Hashable:
+    """What the sensors can see of a turn: turns with the same sight cannot be told apart
+    by the board (a Telec pyramid entered: its size)."""
+    return (
+        frozenset(cand.allowed.items()), frozenset(cand.final.items()),
+        frozenset(cand.lift.items()), frozenset(cand.passing.items()),
+        frozenset(cand.takes.items()), cand.stock, cand.silent, tuple(sorted(cand.gives)),
+        tuple(sorted((cell, observe(was) != observe(())) for cell, was in cand.before.items())),
+        tuple(tuple(sorted((c, observe(p)) for c, p in step.items())) for step in cand.steps),
+        frozenset(cand.first_step.items()),
+    )

@@ -42,6 +42,8 @@ class GameState(ABC):
     NAME: ClassVar[str]
     PLAYERS: ClassVar[tuple[str, ...]]
     GEOMETRY: ClassVar[Geometry]
+    #: The game has chance nodes (dice): ``to_move`` is then :data:`CHANCE`.
+    HAS_CHANCE: ClassVar[bool] = False
 
     # States keep ``_turn`` (1 + the index of the player to move in PLAYERS) and ``_stack``
     # (the moves pushed); a game that keeps them otherwise overrides the two properties.

@@ -152,6 +152,7 @@ class TelecState(GameState):
     NAME = NAME
     PLAYERS = PLAYERS
     GEOMETRY = GEOMETRY
+    HAS_CHANCE = True
 
     def __init__(self) -> None:
         n = len(TILES)

@@ -47,6 +47,12 @@ def build_parser() -> Parser:
     def common(p):
         p.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
         p.add_argument("--layout", help="board layout TOML (default: the shipped one)")
+        option(p)
+
+    def option(p):
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="a game option, e.g. dice=electronic (Telec), rank_stones=5 "
+                       "(Tulaga); may be given more than once")
 
     rp = sub.add_parser("replay", help="run JSON-lines events through the whole pipeline",
                         description="Run recorded events (JSON lines) through the whole "
@@ -62,6 +68,7 @@ def build_parser() -> Parser:
     run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
     run.add_argument("--layout", help="board layout TOML, or a shipped layout's name "
                      "(default: the game's shipped one)")
+    option(run)
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0,
@@ -119,11 +126,19 @@ def _layout(args):
     return layout
 
 
+def new_state(args) -> tuple[rules.GameState, dict]:
+    """The start position with the game's options, and the board's options (dice)."""
+    from sensorboard.options import split_options
+
+    game_opts, board_opts = split_options(args.game, args.option)
+    return rules.new_game(args.game, **game_opts), board_opts
+
+
 def cmd_replay(args) -> int:
     from sensorboard.replay import parse_events, replay
 
     layout = _layout(args)
-    state = rules.new_game(args.game)
+    state, board_opts = new_state(args)
     where = "<stdin>" if args.events == "-" else args.events
     try:
         f = sys.stdin if args.events == "-" else open(args.events, encoding="utf-8")  # noqa: SIM115
@@ -143,7 +158,7 @@ def cmd_replay(args) -> int:
         print(f"sensorboard: {message}", file=sys.stderr, flush=True)
 
     emit(replay(state, layout, events, where, emit, bounce=args.bounce, seed=args.seed,
-                warn=warn))
+                warn=warn, dice=board_opts.get("dice", "physical")))
     return 0
 
 
@@ -210,6 +225,7 @@ def cmd_run(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from sensorboard.options import OptionError
     from sensorboard.replay import InputError
 
     try:
@@ -227,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return cmd_run(args)
     except (UsageError, LayoutError, InputError, ServiceError, BackendError, ConfigError,
-            rules.RulesError) as e:
+            OptionError, rules.RulesError) as e:
         print(f"sensorboard: {e}" if not str(e).startswith("sensorboard") else str(e),
               file=sys.stderr)
         return 2

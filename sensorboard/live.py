@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 
-import rules
 from boards.layout import Layout
 from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
@@ -112,6 +111,8 @@ def settle_memory() -> None:
 
 
 def run_live(args, layout: Layout) -> int:
+    from sensorboard.cli import new_state
+
     clock = RealClock()
     hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
     try:
@@ -119,10 +120,12 @@ def run_live(args, layout: Layout) -> int:
         recorder, resumed = open_game(journal, args.game, tags=args.tags, new=args.new,
                                       note=lambda text: print(f"sensorboard: {text}"))
         state = recorder.state
+        _, board_opts = new_state(args)
         # A simulated board comes up set for a new game; a real one shows what it shows.
         pieces = rules.new_game(args.game).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=[recorder.event], resumed=resumed, pieces=pieces)
+                               listeners=[recorder.event], resumed=resumed, pieces=pieces,
+                               dice=board_opts.get("dice", "physical"))
     except BaseException:
         hardware.close()
         raise

@@ -121,10 +121,12 @@ class VirtualRun:
 
 def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], where: str,
            emit: Callable[[dict], None], *, bounce: float = 0.003, seed: int = 0,
-           warn: Callable[[str], None] = lambda message: None) -> dict:
-    """Run ``events`` through the whole pipeline; returns the final line."""
+           warn: Callable[[str], None] = lambda message: None, dice: str = "physical") -> dict:
+    """Run ``events`` through the whole pipeline; returns the final line. ``seed`` shapes
+    the simulated contacts and, with ``dice="electronic"``, fixes the rolls."""
     clock = VirtualClock()
-    service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed)
+    service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed,
+                           dice=dice)
     run = VirtualRun(service, clock, emit)
     for ev in events:
         run.scan_until(ev.t)

@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import rules
 from boards import hints
+from boards.dice import DICE, ElectronicDice
 from boards.layout import Layout
 from boards.sensing import classify, observer
-from boards.tracker import Committed, Error, Event, Prompt, Rejected, TakenBack, Tracker
+from boards.tracker import Committed, Error, Event, Prompt, Rejected, Rolled, TakenBack, Tracker
 from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
@@ -40,6 +41,8 @@ def event_json(event: Event) -> dict:
         return {"type": "prompt", "t": t, "options": event.options}
     if isinstance(event, Rejected):
         return {"type": "rejected", "t": t, "reason": event.reason}
+    if isinstance(event, Rolled):
+        return {"type": "roll", "t": t, "player": event.player, "value": event.value}
     if isinstance(event, TakenBack):
         return {"type": "takeback", "t": t, "ply": event.ply, "player": event.player,
                 "move": event.move}
@@ -71,12 +74,15 @@ class BoardService:
         listeners: list[Callable[[dict], None]] | None = None,
         resumed: bool = False,
         pieces: dict[str, tuple[str, ...]] | None = None,
+        dice: str = "physical",
     ) -> None:
         """``resumed``: the game goes on from its journal, so a board that differs is put
         right first (the LEDs guide). ``pieces``: what stands on the simulated board at
         the start (default: the game's position)."""
         if layout.game != state.NAME:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
+        if dice not in DICE:
+            raise ServiceError(f"dice must be one of {', '.join(DICE)}, got {dice!r}")
         self.layout = layout
         self.clock = clock
         self.listeners = list(listeners or [])
@@ -104,7 +110,11 @@ class BoardService:
         else:
             self.debouncer = Debouncer(debounce)
         self.hold_limit = 5 * debounce
-        self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay)
+        # The electronic die rolls from ``seed``; the journal records every roll.
+        die = ElectronicDice(seed or 0) if dice == "electronic" and state.HAS_CHANCE else None
+        blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
+        self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay,
+                               blind=blind, dice=die)
         self._held: list = []
         self._held_since = 0.0
         self.addr_cell = layout.sensor_cell
@@ -305,7 +315,8 @@ class BoardService:
         sim = self._sim()
         if not self._stacks.get(cell):
             raise ValueError(f"lift {cell}: there is no piece on {cell}")
-        sim.lift(self.layout.cell_sensor[cell])
+        if cell in self.layout.cell_sensor:
+            sim.lift(self.layout.cell_sensor[cell])
         self._hand.append(self._stacks[cell].pop())
         self.revision += 1
 
@@ -314,7 +325,8 @@ class BoardService:
         sim = self._sim()
         state = self.tracker.state
         piece = self._hand.pop() if self._hand else state.stock_piece()
-        sim.place(self.layout.cell_sensor[cell], self._strength(piece))
+        if cell in self.layout.cell_sensor:
+            sim.place(self.layout.cell_sensor[cell], self._strength(piece))
         self._stacks.setdefault(cell, []).append(piece)
         self.revision += 1
 

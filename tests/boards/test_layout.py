@@ -3,11 +3,12 @@
 import re
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
 import rules
-from boards.layout import LayoutError, layout_for_game, load_layout, shipped_layouts
+from boards.layout import LayoutError, layout_for_game, load_layout, parse_layout, shipped_layouts
 
 SHIPPED = shipped_layouts()
 
@@ -15,10 +16,24 @@ SHIPPED = shipped_layouts()
 @pytest.mark.parametrize("name", sorted(SHIPPED))
 def test_shipped_layout_loads_and_covers_its_game(name):
     layout = load_layout(SHIPPED[name])
-    cells = rules.GAMES[layout.game].GEOMETRY.names
-    assert sorted(layout.cell_sensor) == sorted(cells)
-    assert len(set(layout.cell_sensor.values())) == len(cells)
+    geometry = rules.GAMES[layout.game].GEOMETRY
+    cells = geometry.names
+    # Every cell has an LED; every cell but a zone has a sensor (Telec's Center Zone may not).
+    sensed = [c.name for c in geometry.cells if c.shape != "zone" or c.name in layout.cell_sensor]
+    assert sorted(layout.cell_sensor) == sorted(sensed)
+    assert len(set(layout.cell_sensor.values())) == len(sensed)
+    assert sorted(layout.cell_led) == sorted(cells)
     assert len(set(layout.cell_led.values())) == len(cells)
+
+
+def test_telec_center_zone_sensor_is_optional_but_tiles_need_one():
+    with_drop, without = load_layout(SHIPPED["telec"]), load_layout(SHIPPED["telec-nodrop"])
+    assert "cz" in with_drop.cell_sensor and "cz" not in without.cell_sensor
+    assert without.cell_led["cz"] == with_drop.cell_led["cz"]
+    data = tomllib.loads(SHIPPED["telec"].read_text())
+    del data["cells"]["a3"]["sensor"]
+    with pytest.raises(LayoutError, match=r"cells\.a3\.sensor: must be \[row, col\]"):
+        parse_layout(data, "telec.toml")
 
 
 def test_every_game_ships_a_layout():

@@ -1,0 +1,57 @@
+"""Game options given as ``--option KEY=VALUE``: the rules' own (``rank_stones=5`` for
+Tulaga) and the board's (``dice=electronic|physical`` where a game has dice).
+
+>>> split_options("tulaga", ["rank_stones=5"])
+({'rank_stones': 5}, {})
+>>> split_options("telec", ["dice=electronic"])
+({}, {'dice': 'electronic'})
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import rules
+from boards.dice import DICE
+
+BOARD_OPTIONS = {"dice": DICE}
+
+
+class OptionError(ValueError):
+    """An option the game does not have, or a value it does not take."""
+
+
+def _has_chance(game: str) -> bool:
+    return type(rules.new_game(game)).HAS_CHANCE
+
+
+def split_options(game: str, pairs: list[str]) -> tuple[dict, dict]:
+    """``(rules options, board options)`` from ``KEY=VALUE`` texts; raises
+    :class:`OptionError` naming the option and what is wrong."""
+    params = inspect.signature(rules.game_module(game).new_game).parameters
+    game_opts: dict = {}
+    board_opts: dict = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise OptionError(f"option {pair!r}: expected KEY=VALUE, e.g. dice=electronic")
+        if key in BOARD_OPTIONS and (key != "dice" or _has_chance(game)):
+            if value not in BOARD_OPTIONS[key]:
+                raise OptionError(f"option {key}: must be one of "
+                                  f"{', '.join(BOARD_OPTIONS[key])}, got {value!r}")
+            board_opts[key] = value
+        elif key in params:
+            default = params[key].default
+            if isinstance(default, int) and not isinstance(default, bool):
+                if not value.lstrip("-").isdigit():
+                    raise OptionError(f"option {key}: must be a whole number, got {value!r}")
+                game_opts[key] = int(value)
+            else:
+                game_opts[key] = value
+        else:
+            valid = sorted([*params, *(k for k in BOARD_OPTIONS
+                                       if k != "dice" or _has_chance(game))])
+            raise OptionError(f"option {key!r}: {game} has no such option; options: "
+                              f"{', '.join(valid) or 'none'}")
+    return game_opts, board_opts
