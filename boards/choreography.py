@@ -13,14 +13,17 @@ from collections.abc import Hashable
 
 import rules
 
+from . import decisions
+
 
 def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
-    """The physical positions of a turn: before, any intermediate stages, after."""
+    """The physical positions of a turn (one move, or a :class:`decisions.Turn`): before,
+    any intermediate stages, after."""
     before = state.physical()
-    middle = state.stages(move)
-    state.push(move)
+    middle = decisions.stages(state, move)
+    decisions.push(state, move)
     after = state.physical()
-    state.pop()
+    decisions.pop(state, move)
     return [before, *middle, after]
 
 
@@ -59,6 +62,6 @@ def game_events(state: rules.GameState, moves: list[Hashable], rng: random.Rando
         for op, cell in turn_ops(state, move, rng):
             events.append({"t": round(t, 3), "op": op, "cell": cell})
             t += step
-        state.push(move)
+        decisions.push(state, move)
         t += pause
     return events

@@ -373,7 +373,9 @@ class Tracker:
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
             return []
-        complete = [c for c in alive if self.complete(c)]
+        # A silent turn of several decisions (a Telec forfeit, a pyramid stacked from the
+        # stash) is ended by the clock, never by a piece touched and put back.
+        complete = [c for c in alive if self.complete(c) and not (c.silent and c.ways)]
         if len(complete) > 1:
             # A cell lifted and put down again is a piece replaced (an enemy rank stone
             # reaped), not a piece put back: prefer the turns that account for it.

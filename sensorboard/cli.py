@@ -128,10 +128,9 @@ def _layout(args):
 
 def new_state(args) -> tuple[rules.GameState, dict]:
     """The start position with the game's options, and the board's options (dice)."""
-    from sensorboard.options import split_options
+    from sensorboard.options import start
 
-    game_opts, board_opts = split_options(args.game, args.option)
-    return rules.new_game(args.game, **game_opts), board_opts
+    return start(args.game, args.option)
 
 
 def cmd_replay(args) -> int:

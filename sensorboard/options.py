@@ -55,3 +55,12 @@ def split_options(game: str, pairs: list[str]) -> tuple[dict, dict]:
             raise OptionError(f"option {key!r}: {game} has no such option; options: "
                               f"{', '.join(valid) or 'none'}")
     return game_opts, board_opts
+
+
+def start(game: str, pairs: list[str]) -> tuple[rules.GameState, dict]:
+    """The start position of ``game`` with its options, and the board's options."""
+    game_opts, board_opts = split_options(game, pairs)
+    try:
+        return rules.new_game(game, **game_opts), board_opts
+    except ValueError as e:
+        raise OptionError(f"option: {e}") from None

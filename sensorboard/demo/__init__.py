@@ -16,16 +16,26 @@ from collections.abc import Hashable
 from pathlib import Path
 
 import rules
+from boards import decisions
 from boards.choreography import turn_ops
+from boards.decisions import Turn
 from boards.layout import Layout, layout_for_game
 
 FOLDER = Path(__file__).parent
 
 
 def pick_line(game: str, seed: int, max_plies: int) -> list[Hashable]:
-    """A seeded random game that shows the long turns (captures, claims, reaps) often."""
+    """A seeded random game that shows the long turns (captures, claims, reaps) often.
+    For a game whose turns take several decisions each turn is a :class:`Turn` (chance
+    outcomes drawn with their probabilities)."""
     rng = random.Random(seed)
     state = rules.new_game(game)
+    if state.HAS_CHANCE:
+        turns: list[Hashable] = []
+        while state.outcome() is None and len(turns) < max_plies:
+            turns.append(random_turn(state, rng))
+            decisions.push(state, turns[-1])
+        return turns
     while state.outcome() is None and len(state.move_stack) < max_plies:
         moves = state.legal_moves()
         size = {m: len(turn_ops(state, m, random.Random(0))) for m in moves}
@@ -34,17 +44,50 @@ def pick_line(game: str, seed: int, max_plies: int) -> list[Hashable]:
     return state.move_stack
 
 
-def script(game: str, line: list[Hashable], layout: Layout, rng: random.Random,
-           step: float = 0.7, pause: float = 1.2, slip: bool = True) -> list[dict]:
-    """Replay input lines that carry out ``line`` and answer the board's questions."""
+def random_turn(state: rules.GameState, rng: random.Random) -> Turn:
+    """A random turn (or the rest of one) for the player to move, decision by decision,
+    chance outcomes drawn with their probabilities. ``state`` is left unchanged."""
+    player, turn = state.to_move, []
+    while decisions.in_turn(state, player):
+        if state.to_move == rules.CHANCE:
+            outcomes = state.chance_outcomes()
+            move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            move = rng.choice(state.legal_moves())
+        state.push(move)
+        turn.append(move)
+    decisions.pop(state, Turn(turn))
+    return Turn(turn)
+
+
+def _rolls(state: rules.GameState, turn: Hashable) -> bool:
+    """Whether ``turn`` begins with a decision that leads to a chance node (a roll)."""
+    first = decisions.decisions(turn)[0]
+    state.push(first)
+    chance = state.to_move == rules.CHANCE
+    state.pop()
+    return chance
+
+
+def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.Random,
+           step: float = 0.7, pause: float = 1.2, slip: bool = True, dice: str = "physical",
+           seed: int = 0, turns: int = 40) -> list[dict]:
+    """Replay input lines that carry out ``line`` and answer the board's questions.
+
+    With ``dice="electronic"`` the board's die (seeded by ``seed``) decides the rolls, so
+    ``line`` is ``None`` and ``turns`` random turns are played, each roll asked for with
+    the ``roll`` button as a player would.
+    """
     from hardware.clock import VirtualClock
     from sensorboard.replay import VirtualRun
     from sensorboard.service import BoardService
 
     clock = VirtualClock()
-    service = BoardService(rules.new_game(game), layout, clock=clock, backend="sim")
+    service = BoardService(rules.new_game(game), layout, clock=clock, backend="sim",
+                           dice=dice, seed=seed)
     run = VirtualRun(service, clock, lambda item: None)
     shadow = rules.new_game(game)
+    tracker = service.tracker
     events: list[dict] = []
 
     def at(op: str, key: str, value: str, wait: float) -> None:
@@ -60,7 +103,19 @@ def script(game: str, line: list[Hashable], layout: Layout, rng: random.Random,
             service.choose(value)
 
     run.scan_until(1.0)
-    for move in line:
+    planned = iter(line) if line is not None else None
+    for _ in range(len(line) if line is not None else turns):
+        if shadow.outcome() is not None:
+            break
+        move = next(planned) if planned is not None else random_turn(shadow, rng)
+        if planned is None and _rolls(shadow, move):
+            at("press", "button", "roll", step)
+            first, face = tracker.state.move_stack[-2:]
+            shadow.push(first)
+            shadow.push(face)
+            move = Turn((first, face, *random_turn(shadow, rng)))
+            shadow.pop()
+            shadow.pop()
         ops = turn_ops(shadow, move, rng)
         empty = [c for c in shadow.GEOMETRY.names if c not in shadow.physical()
                  and all(cell != c for _, cell in ops)]
@@ -73,13 +128,17 @@ def script(game: str, line: list[Hashable], layout: Layout, rng: random.Random,
                 at("lift", "cell", wrong, 2.5)  # long enough for the error to light
                 slip = False
             at(op, "cell", cell, step)
-        shadow.push(move)
+        decisions.push(shadow, move)
         run.scan_until(clock.now() + 0.3)
-        if len(service.tracker.state.move_stack) < len(shadow.move_stack):
-            if service.tracker.prompt is None:
+        for _ask in range(8):  # the clock, then each question the board still has
+            done = len(tracker.state.move_stack)
+            if done >= len(shadow.move_stack):
+                break
+            if tracker.prompt is None:
                 at("press", "button", "clock", 0.3)
-            if service.tracker.prompt is not None:
-                at("choose", "value", shadow.move_str(move), step)
+            if tracker.prompt is not None:  # the answer: our turn's next decision
+                nxt = shadow.move_stack[len(tracker.state.move_stack)]
+                at("choose", "value", shadow.move_str(nxt), step)
         run.scan_until(clock.now() + pause)
     return events
 

@@ -5,15 +5,16 @@ from boards.layout import layout_for_game
 from sensorboard.replay import parse_events, replay
 
 
-def run(game, lines, **kw):
-    """Replay ``lines`` (dicts) for ``game``; returns (output items, final line)."""
+def run(game, lines, layout=None, **kw):
+    """Replay ``lines`` (dicts) for ``game`` (on ``layout``, default the shipped one);
+    returns (output items, final line)."""
     import json
 
     state = rules.new_game(game)
     text = [json.dumps(x) for x in lines]
     events = parse_events(text, "test", state.GEOMETRY.names)
     out = []
-    final = replay(state, layout_for_game(game), events, "test", out.append, **kw)
+    final = replay(state, layout or layout_for_game(game), events, "test", out.append, **kw)
     return out, final
 
 
