@@ -609,6 +609,18 @@ class Tracker:
         self._candidates = None
         return out
 
+    def turns(self) -> list[str]:
+        """The committed turns' notations, oldest first (a turn of several decisions is
+        one entry: ``roll 4 6``)."""
+        stack = self.state.move_stack[:self.turn_start]
+        ends = [*self.turn_marks[1:], len(stack)] if self.turn_marks else []
+        return [decisions.text(self.state, Turn(stack[a:b]))
+                for a, b in zip(self.turn_marks, ends, strict=True)]
+
+    def buttons(self) -> list[str]:
+        """The buttons this board offers: ``roll`` only with an electronic die."""
+        return [b for b in BUTTONS if b != "roll" or self.dice is not None]
+
     def roll_cells(self) -> list[str]:
         """After the board's die has rolled: the cells where the turn may now go on."""
         if self.rolled is None or self.differing:

@@ -124,6 +124,11 @@ class GameState(ABC):
         block would cut a path); ``[]`` where the game has no such hint."""
         return []
 
+    def home(self) -> dict[str, int]:
+        """How many pieces each player has brought out of play toward winning (Telec:
+        pyramids in the Center Zone); ``{}`` where the game has no such count."""
+        return {}
+
     @property
     def move_stack(self) -> list:
         """The moves pushed so far, oldest first."""

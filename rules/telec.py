@@ -187,6 +187,14 @@ class TelecState(GameState):
         """How many of ``player``'s pyramids are in the Center Zone."""
         return self._center[PLAYERS.index(player) + 1]
 
+    def stock(self) -> dict[str, dict[str, int]]:
+        """Each player's stash by pyramid (``{"blue": {"blue-6": 2, ..}}``)."""
+        return {p: {f"{p}-{s}": n for s, n in self.stash(p).items()} for p in PLAYERS}
+
+    def home(self) -> dict[str, int]:
+        """Each player's pyramids in the Center Zone."""
+        return {p: self.center(p) for p in PLAYERS}
+
     @property
     def rolled(self) -> str | None:
         """The face rolled this turn, while the entry is still to be decided."""

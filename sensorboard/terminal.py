@@ -57,8 +57,10 @@ def render(service: BoardService, color: bool = True) -> str:
     roles = sorted(set(service.frame.values()))
     legend = ", ".join(f"{_bg(hints.PALETTE[r]) if color else ''}{r}{RESET if color else ''}"
                        for r in roles)
-    status = result_text(state) if state.outcome() else f"{state.to_move} to move"
-    moves = [state.move_str(m) for m in state.move_stack]
+    status = result_text(state) if state.outcome() else f"{tracker.player} to move"
+    if tracker.rolled:
+        status += f", rolled {tracker.rolled} (enter on {', '.join(tracker.roll_cells())})"
+    moves = tracker.turns()
     last = f"{move_label(len(moves), len(state.PLAYERS))} {moves[-1]}" if moves else "-"
     lines.append(f"{status}; last move: {last}")
     lines.append(f"LEDs: {legend or 'off'}")

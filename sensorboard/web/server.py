@@ -273,15 +273,17 @@ class WebSession:
 
     def position(self, ply: object) -> dict:
         """The position after ``ply`` moves of this game (read-only)."""
-        state = self.service.tracker.state
-        n = len(state.move_stack)
+        tracker = self.service.tracker
+        bounds = [*tracker.turn_marks, tracker.turn_start]  # where each turn begins and ends
+        n = len(bounds) - 1
         try:
             k = int(ply)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             k = -1
         if not 0 <= k <= n:
             raise ActionError(400, f"ply {ply!r}: give a number from 0 to {n}")
-        return {"board": self.board_id, **position_json(state, k)}
+        return {"board": self.board_id,
+                **position_json(tracker.state, k, bounds[k], bounds[k - 1] if k else 0)}
 
     def choose(self, value: object) -> None:
         prompt = self.service.tracker.prompt

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import rules
 from boards import hints
-from boards import tracker as tracker_module
 from sensorboard import guidance
 from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService, outcome_json, result_text
@@ -39,7 +38,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
     state = tracker.state
     shown = service.strip.shown()
     cells = {name: cell_view(service, name, shown) for name in state.GEOMETRY.names}
-    moves = [state.move_str(m) for m in state.move_stack]
+    moves = tracker.turns()
     outcome = outcome_json(state)
     return {
         "type": "state",
@@ -56,6 +55,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "numbered": full_moves(moves, len(state.PLAYERS)),
         "stock": state.stock(),
         "captured": state.captured(),
+        "home": state.home(),
         "clock": None if outcome else state.to_move,
         "hand": guidance.in_hand(tracker),
         "advice": guidance.advice(service),
@@ -66,23 +66,25 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "demo": demo,
         "token_required": token_required,
         "games": sorted(rules.GAMES),
-        "buttons": list(getattr(tracker_module, "BUTTONS", ("clock",))),
+        "buttons": tracker.buttons(),
+        "rolled": tracker.rolled,
     }
 
 
-def position_json(state: rules.GameState, ply: int) -> dict:
-    """The position after ``ply`` moves of ``state``'s game, read-only, with the LEDs
-    the board showed for that move (``last`` on the cells it changed)."""
+def position_json(state: rules.GameState, ply: int, end: int, start: int) -> dict:
+    """The position after ``ply`` moves (turns) of ``state``'s game, read-only, with the
+    LEDs the board showed for that move (``last`` on the cells it changed). The turn is
+    ``state.move_stack[start:end]`` (several decisions in a game like Telec)."""
     after = state.clone()
-    while len(after.move_stack) > ply:
+    while len(after.move_stack) > end:
         after.pop()
     cells = after.physical()
     lit: dict[str, str] = {}
     move = None
     if ply:
         before = after.clone()
-        last = before.pop()
-        move = after.move_str(last)
+        turn = [before.pop() for _ in range(end - start)][::-1]
+        move = " ".join(after.move_str(m) for m in turn)
         was = before.physical()
         lit = {c: "last" for c in sorted(set(was) | set(cells)) if was.get(c) != cells.get(c)}
     return {
@@ -93,6 +95,7 @@ def position_json(state: rules.GameState, ply: int) -> dict:
         "leds": {c: {"role": role, "led": list(hints.PALETTE[role])} for c, role in lit.items()},
         "stock": after.stock(),
         "captured": after.captured(),
+        "home": after.home(),
     }
 
 
@@ -108,6 +111,7 @@ ROLE_TEXT = {
     "choice": "question: one of the candidate cells",
     "winner": "the winner's pieces",
     "cut": "a placement here would cut a path",
+    "roll": "the die has rolled: the turn goes on here",
 }
 
 

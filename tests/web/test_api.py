@@ -273,8 +273,9 @@ def test_every_board_button_can_be_pressed(server):
     from sensorboard.web.server import BUTTONS
 
     state = server.state()
-    assert state["buttons"] == list(BUTTONS) and "clock" in BUTTONS
-    for button in BUTTONS:
+    # the roll button comes with an electronic die only (Telec with dice=electronic)
+    assert state["buttons"] == [b for b in BUTTONS if b != "roll"] and "clock" in BUTTONS
+    for button in state["buttons"]:
         status, answer = server.post("press", {"button": button})
         assert status == 200, answer
     assert server.state()["moves"] == []

@@ -220,3 +220,20 @@ def test_readme_screenshot(server, page, artifacts):
         SCREENSHOT.parent.mkdir(exist_ok=True)
         SCREENSHOT.write_bytes((artifacts / "readme.png").read_bytes())
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_telec_shows_stashes_center_zone_and_asks_the_size(server, page, artifacts):
+    open_board(page, server.url)
+    page.select_option("#game", "telec")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_contain_text("telec:")
+    expect(page.locator("#off-board")).to_contain_text("blue stash: blue-1 ×2")
+    expect(page.locator("#off-board")).to_contain_text("cz: blue ×0, red ×0")
+    click_place(page, "a1")  # blue's die showed 4: a pyramid enters on a1
+    expect(page.locator("#options button")).to_have_text(["1", "2", "3", "4", "5", "6"])
+    page.locator("#options button", has_text="6").click()
+    expect(page.locator("#moves li")).to_have_text(["roll 4 6"])
+    expect(cell(page, "a1").locator("text.piece-text")).to_have_text("6")
+    expect(page.locator("#off-board")).to_contain_text("blue stash: blue-1 ×2")
+    expect(page.locator("#off-board")).not_to_contain_text("blue-6 ×2")
+    page.screenshot(path=str(artifacts / "telec.png"))

@@ -313,6 +313,7 @@ function render(snap) {
   let status;
   if (snap.outcome) status = `Game over: ${snap.result}`;
   else status = `${snap.game}: ${snap.to_move} to move`;
+  if (snap.rolled) status += `, rolled ${snap.rolled}`;
   if (snap.demo) status += " (demo playing)";
   $("status").textContent = status;
 
@@ -409,6 +410,13 @@ function drawSides(pos, snap) {
         s.append(pieceIcon(piece), `${n} × ${piece} in hand`);
         parts.push(s);
       }
+    }
+    const home = (pos.home || {})[player];
+    if (home !== undefined) {
+      const s = document.createElement("span");
+      s.className = "home";
+      s.textContent = `${home} home`;
+      parts.push(s);
     }
     const captured = (pos.captured || {})[player];
     if (captured !== undefined) {
