@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 
+import rules
 from boards.layout import Layout
 from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
@@ -111,18 +112,19 @@ def settle_memory() -> None:
 
 
 def run_live(args, layout: Layout) -> int:
-    from sensorboard.cli import new_state
+    from sensorboard.options import split_options
 
+    game_opts, board_opts = split_options(args.game, args.option)
     clock = RealClock()
     hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
     try:
         journal = open_journal(args.records, board=args.board)
         recorder, resumed = open_game(journal, args.game, tags=args.tags, new=args.new,
-                                      note=lambda text: print(f"sensorboard: {text}"))
+                                      note=lambda text: print(f"sensorboard: {text}"),
+                                      options=game_opts)
         state = recorder.state
-        _, board_opts = new_state(args)
         # A simulated board comes up set for a new game; a real one shows what it shows.
-        pieces = rules.new_game(args.game).physical() if resumed else None
+        pieces = rules.new_game(args.game, **game_opts).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
                                listeners=[recorder.event], resumed=resumed, pieces=pieces,
                                dice=board_opts.get("dice", "physical"))

@@ -123,7 +123,8 @@ def open_journal(records: str | Path, board: str | None = None) -> Journal:
 
 
 def open_game(journal: Journal, game: str, *, tags: dict | None = None, new: bool = False,
-              note: Callable[[str], None] = lambda text: None) -> tuple[Recorder, bool]:
+              note: Callable[[str], None] = lambda text: None,
+              options: dict | None = None) -> tuple[Recorder, bool]:
     """The journal's unfinished game of ``game`` to go on with, or else a new one
     (an unfinished game of another game, or any with ``new``, is ended as abandoned).
     Returns the recorder and whether the game was resumed."""
@@ -136,4 +137,6 @@ def open_game(journal: Journal, game: str, *, tags: dict | None = None, new: boo
         note(f"the unfinished {recorder.log.game} game {recorder.uid} is ended as abandoned")
         recorder.abandon()
         recorder.close()
-    return Recorder.new(journal, rules.new_game(game), tags=tags), False
+    options = dict(options or {})  # the rules' options (rank_stones=5), kept in the journal
+    return Recorder.new(journal, rules.new_game(game, **options), tags=tags,
+                        options=options), False
