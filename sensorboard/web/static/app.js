@@ -83,7 +83,8 @@ function shapeFor(cell, geometry, byName, g) {
   }
   if (cell.shape === "point") {
     el("circle", { r: U * 0.1, class: "dot", fill: "#6b5a3a" }, g);
-    return el("circle", { r: U * 0.42, class: "shape halo", fill: "transparent" }, g);
+    // The LED shows as a ring around the stone, so it stays visible under a stone.
+    return el("circle", { r: U * 0.47, class: "shape halo", fill: "transparent" }, g);
   }
   if (cell.shape === "square" && isDiamond(cell, geometry, byName)) {
     const h = (s * 0.98) / Math.SQRT2;
@@ -227,7 +228,7 @@ function hideTip(name) {
 function drawPieces(entry, list, inHand) {
   const { pieces, cell } = entry;
   pieces.replaceChildren();
-  const scale = cell.shape === "point" ? 1.35 : Math.min(cell.size, 1);
+  const scale = cell.shape === "point" ? 1.2 : Math.min(cell.size, 1);
   list.forEach((name, i) => {
     const parts = name.split("-");
     const base = parts[0];
