@@ -29,8 +29,8 @@ EXAMPLES = """examples:
   sensorboard run --game tessella --demo --web           watch the bundled demo game
   sensorboard replay --game tessella events.jsonl        run recorded events
   sensorboard layout-template --game teblo > board.toml  start a layout for a new board
-  sensorboard recorder --broker mqtt://127.0.0.1:1883     gather a hall of boards' games
-  sensorboard export recorder.sqlite --round 3           a round's records
+  sensorboard recorder --broker mqtt://127.0.0.1:1883   gather a hall of boards' games
+  sensorboard export recorder.sqlite --round 3          a round's records
 
 'sensorboard COMMAND --help' explains each command."""
 RUN_TEXT = ("Run the live service on a board. Unless --no-input or --demo, commands are "
@@ -193,9 +193,6 @@ def settle_run_options(args) -> None:
             parse_url(args.mqtt)
         except MqttUrlError as e:
             raise UsageError(str(e)) from None
-        if args.web:
-            raise UsageError("--mqtt runs with the terminal service (sensorboard run "
-                             "--no-input); the page does not publish yet")
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
     if args.backend not in backend_names():

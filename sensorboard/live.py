@@ -138,9 +138,10 @@ def run_live(args, layout: Layout) -> int:
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
     link = None
     if args.mqtt:
-        from sensorboard.mqtt import apply_commands, attach
+        from sensorboard.mqtt import attach
 
         link = attach(journal, args.mqtt)
+        service.corrections = link.commands
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -203,8 +204,6 @@ def run_live(args, layout: Layout) -> int:
                         view.update(service, events)
                 except ValueError as e:
                     print(f"sensorboard: {e}")
-            if link is not None:
-                view.update(service, apply_commands(link, service))
             view.update(service, service.step())
             finished = not forever and not script and not reading and service.settled()
             if finished and done_at is None:

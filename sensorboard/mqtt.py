@@ -274,21 +274,3 @@ def attach(journal: Journal, url: str) -> BoardLink:
     journal.writer().listeners.append(link.written)
     return link.start()
 
-
-def apply_commands(link: BoardLink, service) -> list[dict]:
-    """Carry out the arbiter's corrections that have arrived (on the service's loop);
-    one the board cannot carry out is journaled as rejected, naming why."""
-    from sensorboard.service import ServiceError
-
-    out: list[dict] = []
-    while not link.commands.empty():
-        command = dict(link.commands.get())
-        action, by = command.pop("action", None), str(command.pop("by", "") or "arbiter")
-        try:
-            out += service.correct(str(action), by, **command)
-        except (ServiceError, TypeError) as e:
-            item = {"type": "rejected", "t": round(service.clock.now(), 3),
-                    "reason": f"correction by {by}: {e}"}
-            service.record(item)
-            out.append(item)
-    return out

@@ -80,8 +80,9 @@ class Record:
 
 
 def _clean(text: str) -> str:
-    """A note for a comment: one line, no braces (PGN comments cannot nest)."""
-    return " ".join(text.replace("{", "(").replace("}", ")").split())
+    """A note for a comment: one line, no braces (PGN comments cannot nest), nothing that
+    reads as a command like ``[%ts ...]``."""
+    return " ".join(text.replace("{", "(").replace("}", ")").replace("[%", "[ %").split())
 
 
 def _hms(seconds: float) -> str:

@@ -6,6 +6,7 @@ real or a virtual clock; it does not know which.
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -89,6 +90,7 @@ class BoardService:
         self.observe = observer(layout)
         self.analog = layout.sensor == "analog"
         self.resumed = resumed
+        self.corrections: queue.Queue | None = None  # an arbiter's, from afar (MQTT)
         self.adjudicated = False
         if hardware is None:
             config = config or HardwareConfig()
@@ -205,6 +207,8 @@ class BoardService:
         tracker work, no LED frame, no new revision (so views do not redraw)."""
         now = self.clock.now()
         out: list[dict] = []
+        if self.corrections is not None and not self.corrections.empty():
+            out += self.apply_corrections()
         raw = self._read(now)
         if raw != self._last or not self.debouncer.settled():
             self._last = raw
@@ -256,6 +260,23 @@ class BoardService:
         now = self.clock.now()
         self.record({"type": "answer", "t": round(now, 3), "value": value})
         return self._emit(self.tracker.choose(value, now))
+
+    def apply_corrections(self) -> list[dict]:
+        """Carry out the corrections waiting in :attr:`corrections` (``{"action", "by",
+        ...}``, as :meth:`correct` takes them); one the board cannot carry out is journaled
+        as rejected, naming why."""
+        out: list[dict] = []
+        while self.corrections is not None and not self.corrections.empty():
+            command = dict(self.corrections.get())
+            action, by = command.pop("action", None), str(command.pop("by", "") or "arbiter")
+            try:
+                out += self.correct(str(action), by, **command)
+            except (ServiceError, TypeError) as e:
+                item = {"type": "rejected", "t": round(self.clock.now(), 3),
+                        "reason": f"correction by {by}: {e}"}
+                self.record(item)
+                out.append(item)
+        return out
 
     def correct(self, action: str, by: str, **args) -> list[dict]:
         """An arbiter's correction, journaled with who made it: ``takeback`` (``turns``),

@@ -50,7 +50,8 @@ def run_web(args, layout: Layout) -> int:
         raise WebError(problem)
     clock = RealClock()
     factory = default_factory(args.backend, clock, args.records, args.hardware,
-                              board=args.board, tags=args.tags, new=args.new)
+                              board=args.board, tags=args.tags, new=args.new,
+                              mqtt=args.mqtt)
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
     demo = demos.load(args.game) if args.demo else None

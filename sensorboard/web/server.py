@@ -74,15 +74,18 @@ class Board:
 def default_factory(backend: str = "sim", clock: Clock | None = None,
                     records: str | None = None,
                     config: HardwareConfig | None = None, *, board: str | None = None,
-                    tags: dict | None = None, new: bool = False) -> Callable[[str], Board]:
+                    tags: dict | None = None, new: bool = False,
+                    mqtt: str | None = None) -> Callable[[str], Board]:
     """Build a new board for a game; with ``records`` the games go to the journal there,
-    and the first board goes on with the journal's unfinished game (unless ``new``)."""
+    and the first board goes on with the journal's unfinished game (unless ``new``); with
+    ``mqtt`` (a broker's URL) the journal is published and the arbiter's corrections taken."""
     clock = clock or RealClock()
     journal = None
+    link = None
     made = 0
 
     def make(game: str, layout: Layout | None = None) -> Board:
-        nonlocal journal, made
+        nonlocal journal, link, made
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
         state, resumed = rules.new_game(game), False
@@ -90,6 +93,10 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
             from sensorboard.recording import open_game, open_journal
 
             journal = journal or open_journal(records, board)
+            if mqtt and link is None:
+                from sensorboard.mqtt import attach
+
+                link = attach(journal, mqtt)
             recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0)
             state = recorder.state
             listeners.append(recorder.event)
@@ -100,6 +107,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         pieces = rules.new_game(game).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
                                listeners=listeners, resumed=resumed, pieces=pieces)
+        if link is not None:
+            service.corrections = link.commands
 
         def close() -> None:
             for closer in closers:

@@ -59,8 +59,11 @@ def test_broker_restart_and_recorder_down_mid_round_lose_and_double_nothing(tmp_
     got = stored_turns(recorder.store)
     assert got == {b.name: b.turns for b in boards}
     assert all(len(b.turns) == 12 for b in boards)
-    overview = {v["board"]: v for v in recorder.recorder.overview()}
-    assert overview["2"]["turns"] == 12 and overview["2"]["online"]
+    def board2():
+        return {v["board"]: v for v in recorder.recorder.overview()}["2"]
+
+    wait_until(lambda: board2()["turns"] == 12, what="the overview")
+    assert board2()["online"] and board2()["last"] == boards[1].turns[-1]
     recorder.stop()
     for b in boards:
         b.close()

@@ -14,7 +14,7 @@ import pytest
 import rules
 from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
-from sensorboard.mqtt import apply_commands, attach
+from sensorboard.mqtt import attach
 from sensorboard.recorder import Recorder, Store
 from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
@@ -83,6 +83,7 @@ def test_overview_round_export_and_an_arbiters_takeback(tmp_path, broker):
     clock = VirtualClock()
     service = BoardService(recorder.state, layout_for_game("tessella"), clock=clock,
                            listeners=[recorder.event])
+    service.corrections = link.commands
     out = []
     run = VirtualRun(service, clock, out.append)
     line = rules.new_game("tessella")
@@ -108,14 +109,14 @@ def test_overview_round_export_and_an_arbiters_takeback(tmp_path, broker):
                                                      "by": "Eve"})
     assert status == 200
     wait_until(lambda: not link.commands.empty(), what="the command at the board")
-    taken = apply_commands(link, service)
+    taken = service.apply_corrections()
     assert [x["type"] for x in taken] == ["takeback"]
     assert service.tracker.restoring  # the LEDs show the piece to put back
     wait_until(lambda: board4()["turns"] == 2, what="the takeback on the overview")
     status, _ = pages.post("/api/boards/4/correct", {"action": "result", "result": "1-0",
                                                      "reason": "time", "by": "Eve"})
     wait_until(lambda: not link.commands.empty(), what="the adjudication")
-    apply_commands(link, service)
+    service.apply_corrections()
     wait_until(lambda: board4()["result"] == "1-0", what="the result")
     text = pages.get("/rounds/2/records.txt")
     assert '[Result "1-0"]' in text and '[Termination "time"]' in text

@@ -24,7 +24,7 @@ from sensorboard.record import (
 GAMES = sorted(rules.GAMES)
 ONE_LINE = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"),
                                  blacklist_characters="{}"), max_size=30)
-TEXT = ONE_LINE.map(lambda s: " ".join(s.split()))
+TEXT = ONE_LINE.map(lambda s: " ".join(s.split())).filter(lambda s: "[%" not in s)
 
 
 @st.composite
@@ -56,7 +56,8 @@ def records(draw):
     return Record(tags, turns, preamble)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(records())
 def test_a_record_reads_back_exactly(record):
     back = parse_record(format_record(record))
@@ -66,7 +67,7 @@ def test_a_record_reads_back_exactly(record):
     assert back.preamble == record.preamble
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.text(max_size=400))
 def test_any_text_is_a_record_or_one_clear_error(text):
     try:
@@ -76,7 +77,7 @@ def test_any_text_is_a_record_or_one_clear_error(text):
         assert "\n" not in str(e)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True)
 @given(records(), st.data())
 def test_a_damaged_record_is_refused_with_its_line(record, data):
     text = format_record(record)
@@ -177,6 +178,12 @@ def test_a_round_exports_as_one_file_and_a_results_table():
     rows = list(csv.DictReader(io.StringIO(results_csv(back))))
     assert [(r["Board"], r["White"], r["Result"]) for r in rows] == [
         ("2", "Ann", "1/2-1/2"), ("10", "Ann", "1-0")]
+
+
+def test_a_note_that_looks_like_a_command_stays_a_note():
+    record = Record({"Game": "tessella"}, [RecordTurn("e4-e5", notes=['[%setup "x"] {ok}'])])
+    back = parse_record(format_record(record))
+    assert back.turns[0].setup is None and back.turns[0].notes == ['[ %setup "x"] (ok)']
 
 
 def test_a_record_with_an_illegal_turn_names_it():
