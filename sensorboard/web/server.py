@@ -29,6 +29,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import logging
 import signal
 import socket
 from collections.abc import Callable
@@ -48,6 +49,7 @@ from sensorboard import guidance
 from sensorboard.service import BoardService, result_text
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
+LOG = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
 MAX_MAGNETS = 8  # per cell, on the simulated board
@@ -465,6 +467,9 @@ def _guard(session: WebSession, loopback: bool):
             if e.status < 400:
                 raise
             return _error(e.status, _http_text(e, request))
+        except Exception as e:  # a fault of ours: still one JSON line, and the trace logged
+            LOG.exception("%s %s failed", request.method, request.path)
+            return _error(500, f"internal error ({type(e).__name__}); the board goes on")
 
     return guard
 

@@ -125,6 +125,17 @@ def test_every_http_error_is_json(server):
     assert server.state() == before
 
 
+def test_a_fault_of_the_server_is_json_too(server, caplog):
+    def broken():
+        raise RuntimeError("boom")
+
+    server.session.full = broken  # the state handler fails
+    status, answer = server.get("/api/state")
+    assert status == 500
+    assert answer == {"error": "internal error (RuntimeError); the board goes on"}
+    assert server.post("lift", {"cell": "b1"})[0] == 200  # and the board goes on
+
+
 def test_a_press_that_changes_nothing_says_why(server):
     status, answer = server.post("press", {"button": "clock"})
     assert status == 200
