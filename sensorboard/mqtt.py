@@ -2,7 +2,8 @@
 
 Topics (``<prefix>`` is ``sensorboard`` unless set; ``docs/records.md`` has the payloads):
 
-- ``<prefix>/<board>/journal``  every journal entry, QoS 1, in sequence order
+- ``<prefix>/<board>/journal``  journal entries, QoS 1, in sequence order (a JSON list:
+  the entries written together go in one message)
 - ``<prefix>/<board>/state``    the game as it stands, QoS 1, retained
 - ``<prefix>/<board>/status``   ``{"online": true}``, retained; the last will says false
 - ``<prefix>/<board>/ack``      from the recorder: ``{"seq": N}``, every entry up to N is
@@ -36,6 +37,7 @@ from sensorboard.journal import Entry, Journal, connect
 PREFIX = "sensorboard"
 RESEND = 10.0  # seconds without an acknowledgement before entries are sent again
 MAX_RESEND = 300.0
+BATCH = 50  # entries at most in one message
 RECONNECT = 1.0  # seconds between connection attempts
 
 
@@ -64,7 +66,6 @@ def state_json(log: GameLog, uid: str, seq: int) -> dict:
     last = log.turns[-1] if log.turns else None
     return {"game": uid, "name": log.game, "tags": log.tags, "players": log.players,
             "turns": len(log.turns), "last": last.text if last else None,
-            "moves": [t.text for t in log.turns],
             "to_move": log.state.to_move, "position": log.state.position_str(),
             "result": log.result, "termination": log.termination, "ended": log.ended,
             "seq": seq}
@@ -167,17 +168,23 @@ class BoardLink:
     async def _publish_loop(self, client: aiomqtt.Client) -> None:
         while True:
             while self.queue:
-                entry = self.queue[0]
-                if entry.seq > self.sent:
-                    await client.publish(self._topic("journal"), json.dumps(entry.json()),
-                                         qos=1)
-                    self.sent = entry.seq
-                    self.published += 1
-                    state = self._follow(entry)
-                    if state is not None:
-                        await client.publish(self._topic("state"), json.dumps(state), qos=1,
-                                             retain=True)
-                self.queue.popleft()
+                batch: list[Entry] = []
+                state = None
+                while self.queue and len(batch) < BATCH:
+                    entry = self.queue.popleft()
+                    if entry.seq > self.sent and (not batch or entry.seq > batch[-1].seq):
+                        batch.append(entry)
+                        state = self._follow(entry) or state
+                if not batch:
+                    continue
+                # entries written together go as one message, in sequence order
+                await client.publish(self._topic("journal"),
+                                     json.dumps([e.json() for e in batch]), qos=1)
+                self.sent = batch[-1].seq
+                self.published += len(batch)
+                if state is not None:
+                    await client.publish(self._topic("state"), json.dumps(state), qos=1,
+                                         retain=True)
             self._wake.clear()
             if self.sent > self.acked and time.monotonic() - self.last_ack > self.resend_after:
                 self._reload()  # the recorder missed some: send them again

@@ -231,13 +231,17 @@ class Recorder:
             data = json.loads(message.payload)
         except (ValueError, TypeError):
             return
-        if not isinstance(data, dict):
+        if kind == "journal" and isinstance(data, dict):
+            data = [data]  # one entry alone
+        if not isinstance(data, dict | list):
             return
-        if kind == "status":
+        if kind == "status" and isinstance(data, dict):
             self.view(board).online = bool(data.get("online"))
             self.changed += 1
-        elif kind == "journal" and _valid_entry(data, board):
-            self.inbox.put_nowait(data)
+        elif kind == "journal":
+            for entry in data:
+                if isinstance(entry, dict) and _valid_entry(entry, board):
+                    self.inbox.put_nowait(entry)
 
     async def _store_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -284,11 +288,12 @@ class Recorder:
         client = self.client
         if client is None:
             return
-        for board in boards:
-            seq = self.store.contiguous.get(board, 0)
-            with contextlib.suppress(aiomqtt.MqttError):
-                await client.publish(f"{self.prefix}/{board}/ack", json.dumps({"seq": seq}),
-                                     qos=1, retain=True)
+        acks = [client.publish(f"{self.prefix}/{board}/ack",
+                               json.dumps({"seq": self.store.contiguous.get(board, 0)}),
+                               qos=1, retain=True) for board in boards]
+        for result in await asyncio.gather(*acks, return_exceptions=True):
+            if isinstance(result, BaseException) and not isinstance(result, aiomqtt.MqttError):
+                raise result
 
     async def command(self, board: str, command: dict) -> None:
         """Send an arbiter's correction to ``board`` (QoS 1; the broker keeps it for a
