@@ -134,9 +134,10 @@ class BoardLink:
                     self.connected = True
                     await client.subscribe(self._topic("ack"), qos=1)
                     await client.subscribe(self._topic("command"), qos=1)
-                    await client.publish(self._topic("status"),
-                                         json.dumps({"online": True, "board": self.board}),
-                                         qos=1, retain=True)
+                    # its own status too: a will the broker sends late (after a broker
+                    # restart) is put right at once
+                    await client.subscribe(self._topic("status"), qos=1)
+                    await self._online(client)
                     self._reload()
                     listen = asyncio.ensure_future(self._listen(client))
                     try:
@@ -234,6 +235,14 @@ class BoardLink:
                                     (str(seq),))
             elif message.topic.matches(self._topic("command")):
                 self.commands.put(data)
+            elif message.topic.matches(self._topic("status")) and data.get("online") is False \
+                    and not self._stop:
+                await self._online(client)
+
+    async def _online(self, client: aiomqtt.Client) -> None:
+        await client.publish(self._topic("status"),
+                             json.dumps({"online": True, "board": self.board}),
+                             qos=1, retain=True)
 
     async def _goodbye(self) -> None:
         if self.client is not None:

@@ -33,14 +33,16 @@ def all_stored(recorder, boards):
                        for b in boards)
 
 
-def test_broker_restart_and_recorder_down_mid_round_lose_and_double_nothing(tmp_path, broker):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["restart", "crash"])
+def test_broker_restart_and_recorder_down_mid_round_lose_and_double_nothing(tmp_path, broker,
+                                                                             stop):
     recorder = RecorderThread(tmp_path / "recorder.sqlite", broker.port)
     boards = [Board(tmp_path, str(n), broker.port, seed=n) for n in range(1, 4)]
     for _ in range(4):
         for b in boards:
             b.turn()
     wait_until(all_stored(recorder.recorder, boards), what="the first turns")
-    broker.stop()  # mid-round; the boards play on
+    broker.stop(stop)  # mid-round (a restart, or a crash); the boards play on
     for _ in range(3):
         for b in boards:
             b.turn()
@@ -62,8 +64,8 @@ def test_broker_restart_and_recorder_down_mid_round_lose_and_double_nothing(tmp_
     def board2():
         return {v["board"]: v for v in recorder.recorder.overview()}["2"]
 
-    wait_until(lambda: board2()["turns"] == 12, what="the overview")
-    assert board2()["online"] and board2()["last"] == boards[1].turns[-1]
+    wait_until(lambda: board2()["turns"] == 12 and board2()["online"], what="the overview")
+    assert board2()["last"] == boards[1].turns[-1]
     recorder.stop()
     for b in boards:
         b.close()
