@@ -103,6 +103,26 @@ def build_parser() -> Parser:
     ex.add_argument("--round", help="only this round (the Round tag)")
     ex.add_argument("--event", help="only this event (the Event tag)")
     ex.add_argument("--csv", action="store_true", help="the results table instead")
+    for name, text in (("check-wiring", "bring-up: a live sensor map, the LED chain walked "
+                        "cell by cell, a report of stuck, flickering and ghosting sensors"),
+                       ("calibrate", "bring-up: thresholds of analog Hall sensors from "
+                        "samples of each piece class")):
+        bp = sub.add_parser(name, help=text)
+        bp.add_argument("--config", help="the service's config file (TOML)")
+        bp.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
+        bp.add_argument("--layout", help="board layout TOML, or a shipped layout's name")
+        bp.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
+        if name == "check-wiring":
+            bp.add_argument("--seconds", type=float, default=30.0,
+                            help="how long to watch the sensors (default 30)")
+            bp.add_argument("--walk", type=float, default=0.5,
+                            help="seconds each LED stays lit in the walk (0: no walk)")
+        else:
+            bp.add_argument("--scans", type=int, default=50, help="readings per class")
+        bp.set_defaults(hardware=None, records=None, web=None, host=None, port=None,
+                        token=None)
+    wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")
+    common(wd)
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
                         description="Print a layout (TOML) for a new board of GAME: every "
                         "cell with a sensor address and an LED index to edit.")
@@ -232,6 +252,19 @@ def main(argv: list[str] | None = None) -> int:
             from sensorboard.recorder import command
 
             return command(args)
+        if args.command in ("check-wiring", "calibrate"):
+            from sensorboard.bringup import run_bringup
+
+            settle_run_options(args)
+            if getattr(args, "seconds", 1) <= 0 or getattr(args, "scans", 1) < 1:
+                raise UsageError(f"sensorboard {args.command}: --seconds must be > 0 and "
+                                 "--scans at least 1")
+            return run_bringup(args, _layout(args))
+        if args.command == "wiring-diagram":
+            from sensorboard.wiring import wiring_svg
+
+            print(wiring_svg(_layout(args)), end="")
+            return 0
         if args.command == "layout-template":
             from boards.template import template
 

@@ -1,0 +1,80 @@
+"""A layout's wiring diagram as SVG: the matrix (row and column wires with their GPIO
+pins, a switch and, if fitted, a diode at every crossing that has a cell) and the board
+seen from above with the LED chain drawn in its order.
+
+``sensorboard wiring-diagram --game tessella > tessella.svg``; the diagrams of the
+shipped layouts are in docs/wiring/ (a test keeps them equal to what this draws).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import rules
+
+CELL = 64  # matrix pitch
+MARGIN = 90
+BOARD = 46  # board panel pitch
+
+
+def wiring_svg(layout) -> str:
+    names = layout.sensor_cell
+    mw = MARGIN + layout.cols * CELL + 20
+    mh = MARGIN + layout.rows * CELL + 20
+    geometry = rules.new_game(layout.game).GEOMETRY
+    xs = [c.x for c in geometry.cells]
+    ys = [c.y for c in geometry.cells]
+    bw = (max(xs) - min(xs) + 1) * BOARD + 40
+    bh = (max(ys) - min(ys) + 1) * BOARD + 40
+    width, height = mw + max(bw, 320) + 20, max(mh, bh + 40) + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+           f'height="{height:.0f}" font-family="sans-serif" font-size="10">',
+           f'<title>{escape(layout.name)}: wiring</title>',
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="10" y="18" font-size="14">{escape(layout.name)} — matrix '
+           f'{layout.rows}×{layout.cols}, {"diodes" if layout.diodes else "NO diodes"}, '
+           f'LEDs on {escape(layout.led_pin)}</text>']
+    for r, pin in enumerate(layout.row_pins):
+        y = MARGIN + r * CELL + CELL / 2
+        out.append(f'<line x1="{MARGIN - 10}" y1="{y}" x2="{mw - 10}" y2="{y}" '
+                   'stroke="#c00" stroke-width="2"/>')
+        out.append(f'<text x="8" y="{y + 4}" fill="#c00">row {r}: GPIO{pin}</text>')
+    for c, pin in enumerate(layout.col_pins):
+        x = MARGIN + c * CELL + CELL / 2
+        out.append(f'<line x1="{x}" y1="{MARGIN - 10}" x2="{x}" y2="{mh - 10}" '
+                   'stroke="#00c" stroke-width="2"/>')
+        out.append(f'<text x="{x - 14}" y="{MARGIN - 30}" fill="#00c">col {c}</text>')
+        out.append(f'<text x="{x - 16}" y="{MARGIN - 18}" fill="#00c">GPIO{pin}</text>')
+    for (r, c), cell in sorted(names.items()):
+        x = MARGIN + c * CELL + CELL / 2
+        y = MARGIN + r * CELL + CELL / 2
+        # from the row wire: a diode (anode at the row), the switch, down to the column
+        out.append(f'<g><title>{escape(cell)}: row {r} × col {c}, LED '
+                   f'{layout.cell_led[cell]}</title>')
+        if layout.diodes:
+            out.append(f'<path d="M{x + 6},{y - 4} l8,0 l-4,7 z" fill="#333"/>'
+                       f'<line x1="{x + 6}" y1="{y + 3}" x2="{x + 14}" y2="{y + 3}" '
+                       'stroke="#333"/>')
+        out.append(f'<line x1="{x + 10}" y1="{y + 3}" x2="{x + 2}" y2="{y + 14}" '
+                   'stroke="#333" stroke-width="1.5"/>')
+        out.append(f'<circle cx="{x}" cy="{y}" r="3" fill="#333"/>')
+        out.append(f'<text x="{x - 28}" y="{y - 8}">{escape(cell)}</text></g>')
+    # the board from above, cells at their places, the LED chain in order
+    ox, oy = mw + 20, 60
+    pos = {}
+    for cell in geometry.cells:
+        px = ox + 20 + (cell.x - min(xs)) * BOARD
+        py = oy + 20 + (max(ys) - cell.y) * BOARD
+        pos[cell.name] = (px, py)
+    out.append(f'<text x="{ox}" y="{oy - 16}" font-size="12">board from above: LED chain '
+               'order (data in at LED 0)</text>')
+    chain = sorted(layout.cell_led.items(), key=lambda item: item[1])
+    points = " ".join(f"{pos[c][0]:.1f},{pos[c][1]:.1f}" for c, _ in chain)
+    out.append(f'<polyline points="{points}" fill="none" stroke="#e80" stroke-width="2"/>')
+    for cell, led in chain:
+        px, py = pos[cell]
+        out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="13" fill="#fff" stroke="#555"/>'
+                   f'<text x="{px - 10:.1f}" y="{py - 1:.1f}">{escape(cell)}</text>'
+                   f'<text x="{px - 6:.1f}" y="{py + 10:.1f}" fill="#e80">{led}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
