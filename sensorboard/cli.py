@@ -119,8 +119,6 @@ def build_parser() -> Parser:
                             help="seconds each LED stays lit in the walk (0: no walk)")
         else:
             bp.add_argument("--scans", type=int, default=50, help="readings per class")
-        bp.set_defaults(hardware=None, records=None, web=None, host=None, port=None,
-                        token=None)
     wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")
     common(wd)
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
@@ -255,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("check-wiring", "calibrate"):
             from sensorboard.bringup import run_bringup
 
+            base = build_parser().parse_args(["run"])  # run's options, as in the config
+            base.__dict__.update({k: v for k, v in vars(args).items() if v is not None})
+            args = base
             settle_run_options(args)
             if getattr(args, "seconds", 1) <= 0 or getattr(args, "scans", 1) < 1:
                 raise UsageError(f"sensorboard {args.command}: --seconds must be > 0 and "
