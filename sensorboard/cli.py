@@ -103,7 +103,9 @@ def build_parser() -> Parser:
     ex.add_argument("--round", help="only this round (the Round tag)")
     ex.add_argument("--event", help="only this event (the Event tag)")
     ex.add_argument("--csv", action="store_true", help="the results table instead")
-    for name, text in (("check-wiring", "bring-up: a live sensor map, the LED chain walked "
+    for name, text in (("bench", "measure the board where it stands: scan time, GPIO calls "
+                        "per scan, idle CPU against a bare loop"),
+                       ("check-wiring", "bring-up: a live sensor map, the LED chain walked "
                         "cell by cell, a report of stuck, flickering and ghosting sensors"),
                        ("calibrate", "bring-up: thresholds of analog Hall sensors from "
                         "samples of each piece class")):
@@ -117,6 +119,10 @@ def build_parser() -> Parser:
                             help="how long to watch the sensors (default 30)")
             bp.add_argument("--walk", type=float, default=0.5,
                             help="seconds each LED stays lit in the walk (0: no walk)")
+        elif name == "bench":
+            bp.add_argument("--seconds", type=float, default=10.0,
+                            help="how long each idle loop runs (default 10)")
+            bp.add_argument("--scans", type=int, default=2000, help="scans timed")
         else:
             bp.add_argument("--scans", type=int, default=50, help="readings per class")
     wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")
@@ -250,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
             from sensorboard.recorder import command
 
             return command(args)
-        if args.command in ("check-wiring", "calibrate"):
+        if args.command in ("check-wiring", "calibrate", "bench"):
             from sensorboard.bringup import run_bringup
 
             base = build_parser().parse_args(["run"])  # run's options, as in the config
@@ -260,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
             if getattr(args, "seconds", 1) <= 0 or getattr(args, "scans", 1) < 1:
                 raise UsageError(f"sensorboard {args.command}: --seconds must be > 0 and "
                                  "--scans at least 1")
+            if args.command == "bench":
+                from sensorboard.benchcmd import run_bench
+
+                return run_bench(args, _layout(args))
             return run_bringup(args, _layout(args))
         if args.command == "wiring-diagram":
             from sensorboard.wiring import wiring_svg

@@ -156,3 +156,10 @@ def test_the_wiring_diagram_of_each_shipped_layout_is_in_the_docs_and_names_ever
         assert f"GPIO{pin}" in texts
     for cell, led in layout.cell_led.items():
         assert texts.count(cell) == 2 and str(led) in texts  # in the matrix and on the board
+
+
+def test_bench_command_measures_the_simulated_board():
+    out = cli("bench", "--game", "tessella", "--seconds", "0.2", "--scans", "20")
+    assert out.returncode == 0, out.stderr
+    assert "56 GPIO-library calls per scan" in out.stdout  # 7x6 per-pin: 7 * (2 + 6)
+    assert "idle: the service loop uses" in out.stdout and "ratio" in out.stdout
