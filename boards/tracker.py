@@ -249,7 +249,7 @@ class Tracker:
         self.error = None
         return self._evaluate(t)
 
-    def press(self, button: str, t: float) -> list[Event]:
+    def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
         """A button press: ``clock`` ends the turn (or offers the silent turns); ``hint``
         shows for a while where a placement would be illegal because it cuts a path
         (games that have such a rule)."""
