@@ -53,8 +53,11 @@ def turn_ops(state: rules.GameState, move: Hashable, rng: random.Random) -> list
 
 
 def game_events(state: rules.GameState, moves: list[Hashable], rng: random.Random,
-                start: float = 0.5, step: float = 0.4, pause: float = 1.0) -> list[dict]:
-    """Replay input lines for ``moves`` played from ``state`` (which is left unchanged)."""
+                start: float = 0.5, step: float = 0.4, pause: float = 1.0,
+                answer: bool = False) -> list[dict]:
+    """Replay input lines for ``moves`` played from ``state`` (which is left unchanged).
+    With ``answer`` each turn is followed by its notation as the answer to a question the
+    board may ask (one it does not ask is a warning)."""
     state = state.clone()
     t = start
     events = []
@@ -62,6 +65,9 @@ def game_events(state: rules.GameState, moves: list[Hashable], rng: random.Rando
         for op, cell in turn_ops(state, move, rng):
             events.append({"t": round(t, 3), "op": op, "cell": cell})
             t += step
+        if answer:
+            events.append({"t": round(t, 3), "op": "choose",
+                           "value": decisions.text(state, move)})
         decisions.push(state, move)
         t += pause
     return events

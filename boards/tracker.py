@@ -35,6 +35,7 @@ from .decisions import Turn
 from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight
 
 BUTTONS = ("clock", "hint", "takeback", "roll")
+NONE = "none"  # the answer that declines every turn a question offers
 HINT_SECONDS = 4.0
 
 
@@ -89,6 +90,17 @@ class Dice(Protocol):
     def roll(self, state: rules.GameState) -> Hashable: ...
 
 
+def quote(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to a short prefix, for messages that quote what was given (a
+    20 MB line is not echoed back).
+
+    >>> quote("a" * 100)
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (102 characters)"
+    """
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def describe(pieces: tuple[str, ...]) -> str:
     """What a cell should show, for error messages: "empty" or the pieces bottom to top."""
     return "+".join(pieces) if pieces else "empty"
@@ -121,6 +133,7 @@ class Tracker:
         self.last_change = 0.0
         self.last_commit: tuple[Candidate, float] | None = None
         self.hint_until = float("-inf")
+        self.batch = 0
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -131,6 +144,11 @@ class Tracker:
         self.before = {c: self.observe(p) for c, p in self.before_pieces.items()}
         self.seen = {c: {self.before[c], self.current[c]} for c in self.cells}
         self.differing = {c for c in self.cells if self.current[c] != self.before[c]}
+        # What each cell showed this turn, in order: (batch number, observation); batches
+        # are the scans' changes, numbered from 1 (0: already so when the turn began).
+        self.history: dict[str, list[tuple[int, Hashable]]] = {
+            c: [(0, self.current[c])] for c in self.differing}
+        self.declined: set[str] = set()
         self._candidates: list[Candidate] | None = None
         self.pending: list[Candidate] = []
         self.prompt = None
@@ -206,8 +224,33 @@ class Tracker:
             if self.current[cell] != value:
                 return False
         seen = self.seen
-        return all(value in seen[cell] for cell, value in cand.lift.items()) and all(
-            shows <= seen[cell] for cell, shows in cand.passing.items())
+        return all(self._replaced(cand, cell, value) for cell, value in cand.lift.items()) \
+            and all(shows <= seen[cell] for cell, shows in cand.passing.items())
+
+    def _replaced(self, cand: Candidate, cell: str, lifted: Hashable) -> bool:
+        """The piece on ``cell`` was taken away and another put there, in that order: the
+        cell showed ``lifted``, then its last change came, and (unless the new piece comes
+        from the stock) no earlier than the other pieces of ``cand`` left their cells. A
+        piece lifted and put back before the capturing piece left is a touch."""
+        hist = self.history.get(cell)
+        if not hist:
+            return False
+        arrival = hist[-1][0]
+        if not any(n < arrival for n, v in hist if v == lifted):
+            return False
+        if cand.stock:
+            return True
+        return all(self._departure(other) <= arrival
+                   for other, visible in cand.gives if visible and other != cell)
+
+    def _departure(self, cell: str) -> float:
+        """When a piece first left ``cell`` this turn (its batch number), if one has."""
+        held = self._in_hand_allowed(cell)
+        before = self.before[cell]
+        for n, value in self.history.get(cell, ()):
+            if value != before and value in held:
+                return n
+        return float("inf")
 
     def alive(self) -> list[Candidate]:
         return [c for c in self.candidates if self.consistent(c)]
@@ -238,9 +281,12 @@ class Tracker:
     def changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
+        self.batch += 1
+        self.declined = set()
         for cell, value in changes:
             self.current[cell] = value
             self.seen[cell].add(value)
+            self.history.setdefault(cell, []).append((self.batch, value))
             if value != self.before[cell]:
                 self.differing.add(cell)
             else:
@@ -250,9 +296,27 @@ class Tracker:
         return self._evaluate(t)
 
     def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
-        """A button press: ``clock`` ends the turn (or offers the silent turns); ``hint``
-        shows for a while where a placement would be illegal because it cuts a path
-        (games that have such a rule)."""
+        """A button press. ``hint`` shows for a while where a placement would be illegal
+        because it cuts a path (games that have such a rule); ``takeback`` undoes the last
+        move; ``clock`` says a turn is done.
+
+        ``player`` is the side of the clock pressed, on a board with one clock button per
+        player (as on a chess clock; the GPIO buttons, the page and replay's ``"player"``
+        field give it); ``None`` is a single shared button, which either player may press.
+
+        - The side of the player who has just moved: that turn is confirmed; the opponent
+          is asked nothing.
+        - The side of the player to move: their complete turn is committed; if the board
+          shows no change, their silent turn (a Teblo pawn stepping between two own blocks
+          on reed switches) is committed, or asked for when several fit.
+        - The shared button: a complete turn the board shows is committed; a silent turn
+          is never committed without a question, which offers ``none``.
+
+        >>> import rules
+        >>> tracker = Tracker(rules.new_game("tessella"))
+        >>> tracker.press("clock", 1.0, "dark")  # not dark's turn: nothing to commit or ask
+        []
+        """
         if button == "hint":
             self.hint_until = t + HINT_SECONDS
             return []
@@ -261,9 +325,14 @@ class Tracker:
         if button == "roll":
             return self._roll(t)
         if button != "clock":
-            return [Rejected(t, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")]
+            return [Rejected(t, f"unknown button {quote(button)}; buttons: {', '.join(BUTTONS)}")]
+        players = self.state.PLAYERS
+        if player is not None and player not in players:
+            return [Rejected(t, f"unknown player {quote(player)}; players: {', '.join(players)}")]
         if self.prompt or self.restoring:
             return []
+        if player is not None and player != self.state.to_move:
+            return []  # the player who has just moved ends their turn: nothing to ask
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
         if len(pending) == 1:
             return self._commit(pending[0], t)
@@ -271,7 +340,7 @@ class Tracker:
             return self._ask(pending, t)
         if not self.differing:
             silent = [c for c in self.candidates if c.silent]
-            if len(silent) == 1:
+            if len(silent) == 1 and player is not None:
                 return self._commit(silent[0], t)
             if silent:
                 return self._ask(silent, t)
@@ -281,9 +350,11 @@ class Tracker:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self.prompt is None:
-            return [Rejected(t, f"no question is open; {value!r} ignored")]
+            return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         if self.deciding is not None:
             return self._answer(value, t)
+        if value == NONE:
+            return self._decline(t)
         chosen = [c for c in self.pending if c.text == value]
         if not chosen:
             try:
@@ -292,9 +363,20 @@ class Tracker:
                 move = None
             chosen = [c for c in self.pending if c.move == move]
         if not chosen:
-            return [Rejected(t, f"{value!r} is not offered; options: "
+            return [Rejected(t, f"{quote(value)} is not offered; options: "
                                 f"{', '.join(self.prompt.options)}")]
         return self._commit(chosen[0], t)
+
+    def _decline(self, t: float) -> list[Event]:
+        """``none``: no offered turn was made. The question closes, nothing is committed or
+        undone; if the board shows something no other turn explains, the error after
+        ``error_delay`` names the cells to put right."""
+        self.declined = set(self.prompt.options) if self.prompt else set()
+        self.prompt = None
+        self.pending = []
+        self.last_change = t
+        self._alive = [c for c in self.alive() if c.text not in self.declined]
+        return []
 
     def _take_back(self, t: float) -> list[Event]:
         """Undo the last committed move (the players saw it go wrong). The board is then
@@ -361,27 +443,36 @@ class Tracker:
         if self.restoring:
             self.restoring = bool(self.differing)  # play goes on once the board is put back
             return []
-        alive = self._alive = self.alive()
-        if not alive:
-            fits = [c for c in self.pending if self._next_turn_fits(c)]
+        alive = self._alive = [c for c in self.alive() if c.text not in self.declined]
+        # Silent turns are never complete by themselves: only a clock press (or a question)
+        # says one was made.
+        complete = [c for c in alive if not c.silent and self.complete(c)]
+        waiting = [c for c in self.pending if c not in complete]
+        if waiting:
+            # A complete turn was waiting, and this event broke it: if the board now fits
+            # the next player's turn after it, it was done and the next turn has begun.
+            fits = [c for c in waiting if self._next_turn_fits(c)]
+            if fits and (complete or not self.differing):
+                # Two histories the sensors cannot tell apart: this turn went on (or a
+                # piece was put back), or it was done and the next one began.
+                return self._ask([*fits, *complete], t)
             if fits:
-                # The event that broke every turn in progress begins the next turn.
                 self.pending = []
-                if len(fits) == 1:
-                    return self._commit(fits[0], t)
-                return self._ask(fits, t)
+                return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
+        if not alive:
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
             return []
-        # A silent turn of several decisions (a Telec forfeit, a pyramid stacked from the
-        # stash) is ended by the clock, never by a piece touched and put back.
-        complete = [c for c in alive if self.complete(c) and not (c.silent and c.ways)]
         if len(complete) > 1:
-            # A cell lifted and put down again is a piece replaced (an enemy rank stone
-            # reaped), not a piece put back: prefer the turns that account for it.
-            touched = self._touched()
-            complete = [c for c in complete if touched <= c.final.keys()] or complete
+            # A piece held while another left, then a piece put on its cell, is a piece
+            # replaced, not one put back: prefer the turns that account for it.
+            replaced = self._swapped()
+            complete = [c for c in complete if replaced <= c.final.keys()] or complete
         if complete and not self._continuations(alive, complete):
+            silent = [c for c in self.candidates if c.silent and self._next_turn_fits(c)]
+            if silent:
+                # Or the player to move made a silent turn, and this is the opponent's.
+                return self._ask([*complete, *silent], t)
             if len(complete) == 1:
                 return self._commit(complete[0], t)
             return self._ask(complete, t)
@@ -391,13 +482,30 @@ class Tracker:
     def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
         """Could an unfinished turn still grow out of what has been done so far?
 
-        It must account for every cell touched this turn; one that needs a touched
-        piece to have been put back (the player lifted the enemy, then the shooter,
-        then put a piece on the enemy's cell) is not a continuation.
+        It must account for every piece replaced this turn; one that needs such a piece
+        to have been put back (the player lifted the enemy, then the shooter, then put a
+        piece on the enemy's cell) is not a continuation. A piece lifted and put back
+        with nothing else leaving meanwhile is a touch, and may be.
         """
-        touched = self._touched()
-        return any(touched <= cand.final.keys() and self._forward(cand)
-                   for cand in alive if cand not in complete)
+        replaced = self._swapped()
+        return any(replaced <= cand.final.keys() for cand in alive if cand not in complete)
+
+    def _swapped(self) -> set[str]:
+        """Cells showing their start again whose piece was lifted before the piece that
+        would replace it left its own cell, and a piece put there after: held across that,
+        it is not the same piece put back (an enemy taken, then the shooter moved onto its
+        cell). A piece lifted and put back otherwise may be a touch."""
+        out = set()
+        for cand in self._alive:
+            for cell in cand.lift:
+                hist = self.history.get(cell, ())
+                if cell in self.differing or len(hist) < 2:
+                    continue
+                first, back = self._departure(cell), hist[-1][0]
+                if any(first < self._departure(other) <= back
+                       for other, visible in cand.gives if visible and other != cell):
+                    out.add(cell)
+        return out
 
     def _forward(self, cand: Candidate) -> bool:
         """``cand`` needs no cell undone: no piece it takes away was lifted and put back
@@ -407,10 +515,6 @@ class Tracker:
             final[cell] != before[cell] and current[cell] == before[cell] and len(seen[cell]) > 1
             for cell, _ in cand.gives if cand.before.get(cell)
         )
-
-    def _touched(self) -> set[str]:
-        """Cells that have shown something other than their start this turn."""
-        return {c for c, seen in self.seen.items() if len(seen) > 1}
 
     def _next_turn_fits(self, cand: Candidate) -> bool:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
@@ -422,11 +526,13 @@ class Tracker:
         return bool(nxt.alive())
 
     def _ask(self, options: list[Candidate], t: float) -> list[Event]:
-        if all(c.ways for c in options):  # turns of several decisions: one at a time
+        """A question: which of ``options`` was made; ``none`` declines them all. Turns of
+        several decisions are asked one decision at a time."""
+        if all(c.ways for c in options):
             self.last_commit = (options[0], t)
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
-        self.prompt = Prompt(t, sorted(c.text for c in options))
+        self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         return [self.prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
@@ -438,7 +544,7 @@ class Tracker:
         best: dict[str, str] | None = None
         best_key = None
         # A turn that was complete and waiting is what the player most likely meant.
-        for cand in self.pending or self.candidates:
+        for cand in self.pending or [c for c in self.candidates if c.text not in self.declined]:
             wrong = self.mismatch(cand)
             key = (len(wrong), sum(1 for v in wrong.values() if v != "empty"))
             if best_key is None or key < best_key:
@@ -568,7 +674,7 @@ class Tracker:
             move = None
         chosen = [Turn(w[1:]) for w in ways if w[0] == move]
         if not chosen:
-            return [Rejected(t, f"{value!r} is not offered; options: "
+            return [Rejected(t, f"{quote(value)} is not offered; options: "
                                 f"{', '.join(self.prompt.options if self.prompt else ())}")]
         self.prompt, self.deciding = None, None
         return self._push_decision(move, t) + self._advance(chosen, t)

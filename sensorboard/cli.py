@@ -172,7 +172,7 @@ def cmd_replay(args) -> int:
             lines = f.readlines()
         except UnicodeDecodeError as e:
             raise UsageError(f"{where}: not UTF-8 text ({e.reason})") from None
-    events = parse_events(lines, where, state.GEOMETRY.names)
+    events = parse_events(lines, where, state.GEOMETRY.names, state.PLAYERS)
 
     def emit(item: dict) -> None:
         print(json.dumps(item), flush=True)

@@ -175,7 +175,9 @@ def idle_press(tracker: Tracker, button: str) -> str:
     return "Clock: the move on the board is not a complete legal turn yet."
 
 
-def press(service: BoardService, button: str) -> tuple[list[dict], str]:
-    """Press ``button`` on ``service``: its events, and why nothing happened if nothing did."""
-    events = service.press(button)
+def press(service: BoardService, button: str,
+          player: str | None = None) -> tuple[list[dict], str]:
+    """Press ``button`` on ``service`` (for the clock, ``player`` is whose side; None: a
+    shared button): its events, and why nothing happened if nothing did."""
+    events = service.press(button, player)
     return events, "" if events else idle_press(service.tracker, button)

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 import rules
 from boards.layout import Layout
-from boards.tracker import BUTTONS
+from boards.tracker import BUTTONS, quote
 from hardware.clock import VirtualClock
 from sensorboard.service import SCAN_PERIOD, BoardService
 
 OPS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"}
 SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
+
+
+MAX_TIME = 7 * 24 * 3600.0  # seconds: a week of play is the longest input replay accepts
 
 
 class InputError(ValueError):
@@ -32,10 +35,14 @@ class InputEvent:
     t: float
     op: str
     arg: str
+    player: str | None = None  # a press: whose side of the clock (None: a shared button)
 
 
-def parse_events(lines: Iterable[str], where: str, cells: Iterable[str]) -> list[InputEvent]:
+def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
+                 players: Iterable[str] = ()) -> list[InputEvent]:
+    """The input lines, checked; ``players`` are the names a press's ``player`` may give."""
     cells = set(cells)
+    players = tuple(players)
     events: list[InputEvent] = []
     last_t = 0.0
     for n, raw in enumerate(lines, start=1):
@@ -46,27 +53,36 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str]) -> list
             item = json.loads(raw)
         except json.JSONDecodeError as e:
             raise InputError(f"{here}: not valid JSON ({e.msg})") from None
+        except RecursionError:
+            raise InputError(f"{here}: JSON nested too deeply") from None
         if not isinstance(item, dict):
             raise InputError(f"{here}: expected a JSON object, got {type(item).__name__}")
         t = item.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-            raise InputError(f"{here}: 't' must be a number of seconds >= 0, got {t!r}")
+        if (isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t)
+                or not 0 <= t <= MAX_TIME):
+            raise InputError(f"{here}: 't' must be a number of seconds from 0 to "
+                             f"{MAX_TIME:.0f}, got {quote(t)}")
         if t < last_t:
             raise InputError(f"{here}: 't' goes back in time ({t} after {last_t})")
         op = item.get("op")
         if op not in OPS:
-            raise InputError(f"{here}: 'op' must be one of {', '.join(OPS)}, got {op!r}")
+            raise InputError(f"{here}: 'op' must be one of {', '.join(OPS)}, got {quote(op)}")
         key = OPS[op]
         arg = item.get(key)
         if not isinstance(arg, str) or not arg:
-            raise InputError(f"{here}: {op} needs '{key}' as a string, got {arg!r}")
+            raise InputError(f"{here}: {op} needs '{key}' as a string, got {quote(arg)}")
         if key == "cell" and arg not in cells:
             valid = ", ".join(sorted(cells))
-            raise InputError(f"{here}: unknown cell {arg!r}; valid cells: {valid}")
-        extra = set(item) - {"t", "op", key}
+            raise InputError(f"{here}: unknown cell {quote(arg)}; valid cells: {valid}")
+        player = item.get("player")
+        if op == "press" and "player" in item and (
+                not isinstance(player, str) or players and player not in players):
+            raise InputError(f"{here}: press: 'player' must be one of {', '.join(players)}, "
+                             f"got {quote(player)}")
+        extra = set(item) - {"t", "op", key} - ({"player"} if op == "press" else set())
         if extra:
-            raise InputError(f"{here}: unexpected keys {sorted(extra)}")
-        events.append(InputEvent(n, float(t), op, arg))
+            raise InputError(f"{here}: unexpected keys {quote(sorted(extra))}")
+        events.append(InputEvent(n, float(t), op, arg, player))
         last_t = t
     return events
 
@@ -139,10 +155,11 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
             service.sim_place(ev.arg)
         else:
             if ev.op == "press" and ev.arg not in BUTTONS:
-                raise InputError(f"{here}: press: unknown button {ev.arg!r}; buttons: "
+                raise InputError(f"{here}: press: unknown button {quote(ev.arg)}; buttons: "
                                  f"{', '.join(BUTTONS)}")
             run.catch_up()
-            out = service.choose(ev.arg) if ev.op == "choose" else service.press(ev.arg)
+            out = (service.choose(ev.arg) if ev.op == "choose"
+                   else service.press(ev.arg, ev.player))
             for item in out:
                 if item["type"] == "rejected":
                     # An answer when no question is open (or not one offered) is a player's

@@ -243,7 +243,7 @@ class WebSession:
     def _cell(self, cell: object) -> str:
         names = self.service.tracker.state.GEOMETRY.names
         if not isinstance(cell, str) or cell not in names:
-            raise ActionError(400, f"unknown cell {cell!r}; cells of "
+            raise ActionError(400, f"unknown cell {tracker_module.quote(cell)}; cells of "
                                    f"{self.service.tracker.state.NAME}: {', '.join(names)}")
         if self.service.sim is None:
             raise ActionError(409, f"the {self.service.backend} board has real pieces; "
@@ -271,12 +271,18 @@ class WebSession:
         cell = self._cell(cell)
         (self.lift if self.service.sim_pieces(cell) else self.place)(cell)
 
-    def press(self, button: object) -> str:
-        """Press a button; the answer is why nothing happened, if nothing did."""
+    def press(self, button: object, player: object = None) -> str:
+        """Press a button; the answer is why nothing happened, if nothing did. ``player``:
+        whose side of the clock (one button per player), None when it is shared."""
         if button not in BUTTONS:
-            raise ActionError(400, f"unknown button {button!r}; buttons: {', '.join(BUTTONS)}")
+            raise ActionError(400, f"unknown button {tracker_module.quote(button)}; buttons: "
+                                   f"{', '.join(BUTTONS)}")
+        players = self.service.tracker.state.PLAYERS
+        if player is not None and player not in players:
+            raise ActionError(400, f"unknown player {tracker_module.quote(player)}; players: "
+                                   f"{', '.join(players)}")
         self._not_during_demo()
-        events, why = guidance.press(self.service, button)
+        events, why = guidance.press(self.service, button, player)
         for item in events:
             if item["type"] == "rejected":  # pragma: no cover - the tracker knows "clock"
                 raise ActionError(409, item["reason"])
@@ -299,16 +305,16 @@ class WebSession:
     def choose(self, value: object) -> None:
         prompt = self.service.tracker.prompt
         if prompt is None:
-            raise ActionError(409, f"no question is open; {value!r} ignored")
+            raise ActionError(409, f"no question is open; {tracker_module.quote(value)} ignored")
         if not isinstance(value, str) or value not in prompt.options:
-            raise ActionError(400, f"{value!r} is not offered; options: "
+            raise ActionError(400, f"{tracker_module.quote(value)} is not offered; options: "
                                    f"{', '.join(prompt.options)}")
         self._not_during_demo()
         self.service.choose(value)
 
     def new_game(self, game: object) -> None:
         if not isinstance(game, str) or game not in rules.GAMES:
-            raise ActionError(400, f"unknown game {game!r}; games: "
+            raise ActionError(400, f"unknown game {tracker_module.quote(game)}; games: "
                                    f"{', '.join(sorted(rules.GAMES))}")
         try:
             board = self.factory(game)
@@ -386,21 +392,26 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
     async def action(request: web.Request) -> web.Response:
         name = request.match_info["action"]
         if name not in ACTIONS:
-            return _error(404, f"no action {name!r}; actions: {', '.join(ACTIONS)}")
+            return _error(404, f"no action {tracker_module.quote(name)}; actions: "
+                               f"{', '.join(ACTIONS)}")
         try:
             body = json.loads(await request.read())
         except (ValueError, UnicodeDecodeError):
             return _error(400, "the body is not valid JSON")
+        except RecursionError:
+            return _error(400, "the body's JSON is nested too deeply")
         field = ACTIONS[name]
         if not isinstance(body, dict) or field not in body:
             return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
-        unknown = sorted(str(k) for k in body if k != field)
+        allowed = {field, "player"} if name == "press" else {field}
+        unknown = sorted(str(k) for k in body if k not in allowed)
         if unknown:
             return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
                                f'"{field}"')
         method = getattr(session, "new_game" if name == "new" else name)
+        extra = (body.get("player"),) if name == "press" else ()
         try:
-            why = method(body[field])
+            why = method(body[field], *extra)
         except ActionError as e:
             return _error(e.status, e.message)
         answer = {"ok": True, "state": session.publish()}

@@ -79,8 +79,10 @@ def test_prompt_blinks_the_candidate_cells():
     for m in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12"]:
         state.push_str(m)
     tracker = Tracker(state)
-    tracker.change("c2", True, 1.0)  # pawn off its block at b2, or a block on c2
-    assert tracker.prompt is not None and tracker.prompt.options == ["+c2", "b2-c2"]
+    # pawn off its block at b2, or a block on c2 (or red's block after a silent b2-b1)
+    tracker.change("c2", True, 1.0)
+    assert tracker.prompt is not None
+    assert tracker.prompt.options == ["+c2", "b2-b1", "b2-c2", "none"]
     lit = [hints.plan(tracker, 1.0 + k / 8) for k in range(8)]
     assert any(f == {} for f in lit) and any(set(f.values()) == {"choice"} for f in lit)
     assert {"b2", "c2"} <= set(next(f for f in lit if f))

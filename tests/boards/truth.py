@@ -321,6 +321,8 @@ class Player:
     # --- garbage: a piece put where no turn of the position puts it, later put right
 
     def garbage(self, state: rules.GameState) -> None:
+        if len(self.result.committed) < len(self.done):
+            return  # the player waits until the board has taken the last move
         finals = set()
         for move in state.legal_moves():
             seq = state.clone()
@@ -333,8 +335,11 @@ class Player:
             if src is None or dst == src:
                 return
             stacks = {c: list(p) for c, p in self.hands.stacks.items()}
-            stacks.setdefault(dst, []).append(stacks[src].pop())
-            if self._picture({c: tuple(p) for c, p in stacks.items() if p}) in finals:
+            piece = stacks[src].pop()
+            lifted = self._picture({c: tuple(p) for c, p in stacks.items() if p})
+            stacks.setdefault(dst, []).append(piece)
+            if lifted in finals or self._picture(
+                    {c: tuple(p) for c, p in stacks.items() if p}) in finals:
                 continue
             self.result.log.append("garbage:")
             self.lift(src)
@@ -366,12 +371,15 @@ class Player:
         cells = {c for _, c in ops}
         mid = rng.randrange(1, len(ops)) if len(ops) > 1 and rng.random() < mix.touch_mid \
             else None
+        # While holding a piece, a player straightens only their own pieces (an enemy
+        # piece lifted then could as well be a capture).
+        own = {c for c, p in self.hands.stacks.items() if p and p[-1].startswith(player)}
         self.doing = text
         for i, (op, cell) in enumerate(ops):
             if self.result.off:
                 return cells
             if i == mid:
-                self.touch(self._any_cell(avoid=cells))
+                self.touch(self._any_cell(avoid=cells | (set(self.hands.stacks) - own)))
             (self.lift if op == "lift" else self.place)(cell)
         before = state.physical()
         state.push(move)

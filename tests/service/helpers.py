@@ -12,7 +12,7 @@ def run(game, lines, layout=None, **kw):
 
     state = rules.new_game(game)
     text = [json.dumps(x) for x in lines]
-    events = parse_events(text, "test", state.GEOMETRY.names)
+    events = parse_events(text, "test", state.GEOMETRY.names, state.PLAYERS)
     out = []
     final = replay(state, layout or layout_for_game(game), events, "test", out.append, **kw)
     return out, final

@@ -25,7 +25,8 @@ REEDS = shipped_layouts()["teblo"]
 
 def run(lines, layout=REEDS, position=None):
     state = rules.from_position("teblo", position) if position else rules.new_game("teblo")
-    events = parse_events([json.dumps(x) for x in lines], "test", state.GEOMETRY.names)
+    events = parse_events([json.dumps(x) for x in lines], "test", state.GEOMETRY.names,
+                          state.PLAYERS)
     out = []
     final = replay(state, load_layout(layout), events, "test", out.append)
     return out, final
@@ -42,7 +43,10 @@ def position_with_pawn_on_block():
 
 def script(state, moves_, rng=None):
     """Events for ``moves_`` from the start, answering the board's questions on reeds:
-    a clock press and the move's notation wherever another legal turn looks the same."""
+    a clock press after a turn the switches cannot see, and the move's notation after
+    every turn (a question comes wherever another history looks the same: a pawn off
+    its block or a block, a pawn onto an own block then the opponent's block; with no
+    question open, an answer is only a warning)."""
     rng = rng or random.Random(0)
     state = rules.new_game("teblo")
     lines, t = [], 0.5
@@ -50,11 +54,10 @@ def script(state, moves_, rng=None):
         for op, cell in turn_ops(state, move, rng):
             lines.append(ev(round(t, 3), op, cell))
             t += 0.3
-        sig = signature(state, move)
-        if any(m != move and signature(state, m) == sig for m in state.legal_moves()):
+        if not signature(state, move):
             lines.append({"t": round(t, 3), "op": "press", "button": "clock"})
-            lines.append({"t": round(t + 0.3, 3), "op": "choose", "value": str(move)})
-            t += 0.6
+        lines.append({"t": round(t + 0.3, 3), "op": "choose", "value": str(move)})
+        t += 0.6
         state.push(move)
         t += 0.5
     return lines
@@ -69,7 +72,8 @@ def test_reeds_ask_step_off_block_or_placement():
     out, final = run(events)
     assert moves(out) == [str(m) for m in state.move_stack]
     prompts = [x for x in out if x["type"] == "prompt"]
-    assert prompts and prompts[-1]["options"] == ["+c2", "b2-c2"]
+    # a block on c2, the pawn off its block, or a silent b2-b1 then red's block on c2
+    assert prompts and prompts[-1]["options"] == ["+c2", "b2-b1", "b2-c2", "none"]
     events += [{"t": t + 2.0, "op": "choose", "value": "b2-c2"}]
     out, final = run(events)
     assert moves(out)[-1] == "b2-c2"
@@ -96,7 +100,8 @@ def test_reeds_silent_step_between_own_blocks_needs_the_clock_button():
     events += [ev(t, "lift", "b2"), ev(t + 0.5, "place", "c2"),
                {"t": t + 1.5, "op": "press", "button": "clock"}]
     out, final = run(events)
-    assert [x for x in out if x["type"] == "prompt"][-1]["options"] == ["b2-b1", "b2-c2"]
+    assert [x for x in out if x["type"] == "prompt"][-1]["options"] == [
+        "b2-b1", "b2-c2", "none"]
     events.append({"t": t + 2.5, "op": "choose", "value": "b2-c2"})
     out, final = run(events)
     assert moves(out)[-1] == "b2-c2"

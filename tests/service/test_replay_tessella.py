@@ -49,9 +49,14 @@ def test_capture_in_either_order(enemy_first):
     t = events[-1]["t"] + 2.0
     first, second = (cap.to, cap.frm) if enemy_first else (cap.frm, cap.to)
     events += [ev(t, "lift", first), ev(t + 0.5, "lift", second), ev(t + 1.0, "place", cap.to)]
+    # The shooter lifted first, then the enemy lifted and a piece put on its cell: that is
+    # also the enemy touched (put back) while the shooter is in hand. The capture waits
+    # for the next event: here clear's side of the clock.
+    done = t + 1.0 if enemy_first else t + 2.0
+    events += [{"t": t + 2.0, "op": "press", "button": "clock", "player": "clear"}]
     out, final = run("tessella", events)
     assert moves(out) == [str(m) for m in line] + [str(cap)]
-    assert out[-1]["t"] <= t + 1.0 + 0.003 + DEBOUNCE + SCAN_PERIOD
+    assert done <= out[-1]["t"] <= done + 0.003 + DEBOUNCE + SCAN_PERIOD
     assert final["position"][cap.to] == ["clear"] and cap.frm not in final["position"]
     assert not [x for x in out if x["type"] == "error"]
 

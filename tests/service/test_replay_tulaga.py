@@ -30,10 +30,14 @@ def claim_game(seed, plies=40):
 def test_games_with_claims_and_reaps_are_tracked_exactly(seed):
     line, state = claim_game(seed)
     assert any(m.stones for m in line)
-    events = game_events(rules.new_game("tulaga"), line, random.Random(seed), step=0.25)
+    events = game_events(rules.new_game("tulaga"), line, random.Random(seed), step=0.25,
+                         answer=True)
     out, final = run("tulaga", events, seed=seed)
     assert moves(out) == [str(m) for m in line]
     assert not [x for x in out if x["type"] == "error"]
+    # An enemy rank stone replaced looks like one touched: only then the board asks.
+    for prompt in (x for x in out if x["type"] == "prompt"):
+        assert len(prompt["options"]) == 3 and prompt["options"][2] == "none"
     assert final["position"] == {c: list(p) for c, p in sorted(state.physical().items())}
     assert final["to_move"] == state.to_move
 

@@ -180,11 +180,16 @@ def test_answer_not_offered_is_refused_then_an_offered_one_commits(server):
                      ("place", "a2"), ("place", "ab23")):
         server.post(op, {"cell": cell})
         wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    # The shooter may still be in hand (both enemies touched): the board waits for the
+    # clock, then asks.
+    assert server.state()["prompt"] is None
+    assert server.post("press", {"button": "clock", "player": "clear"})[0] == 200
     state = wait_for(lambda: (s := server.state())["prompt"] and s)
-    assert state["prompt"] == ["b2xa2", "b2xab23"]
+    assert state["prompt"] == ["b2xa2", "b2xab23", "none"]
     status, answer = server.post("choose", {"value": "b2xc3"})
-    assert status == 400 and "'b2xc3' is not offered; options: b2xa2, b2xab23" in answer["error"]
-    assert server.state()["prompt"] == ["b2xa2", "b2xab23"]
+    assert status == 400 and "'b2xc3' is not offered; options: b2xa2, b2xab23, none" in \
+        answer["error"]
+    assert server.state()["prompt"] == ["b2xa2", "b2xab23", "none"]
     assert server.post("choose", {"value": "b2xab23"})[0] == 200
     assert server.state()["moves"][-1] == "b2xab23"
 
