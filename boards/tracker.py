@@ -134,6 +134,7 @@ class Tracker:
         self.last_commit: tuple[Candidate, float] | None = None
         self.hint_until = float("-inf")
         self.batch = 0
+        self.lifting = False
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -175,6 +176,15 @@ class Tracker:
     def prepare(self) -> None:
         """List the position's turns now (in an idle scan) rather than at the first event."""
         self.candidates  # noqa: B018
+
+    def _taken(self, cell: str, value: Hashable) -> bool:
+        """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
+        down): it shows a shorter part of its start stack than it did."""
+        shown = [self.observe(p) for p in prefixes(self.before_pieces[cell])]
+        was = self.current[cell]
+        if value not in shown:
+            return False
+        return was not in shown or shown.index(value) < shown.index(was)
 
     def _in_hand_allowed(self, cell: str) -> frozenset:
         return frozenset(self.observe(p) for p in prefixes(self.before_pieces[cell]))
@@ -283,6 +293,8 @@ class Tracker:
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
         self.batch += 1
         self.declined = set()
+        # Only pieces taken up: they may still be in hand, whatever turn they complete.
+        self.lifting = all(self._taken(cell, value) for cell, value in changes)
         for cell, value in changes:
             self.current[cell] = value
             self.seen[cell].add(value)
@@ -431,9 +443,9 @@ class Tracker:
     def flush(self, t: float) -> list[Event]:
         """Nothing more will happen: commit a turn that is complete (input has ended)."""
         pending = [c for c in self.pending if c in self._alive]
-        if len(pending) == 1 and not self.prompt:
-            return self._commit(pending[0], t)
-        return []
+        if self.prompt or not pending:
+            return []
+        return self._commit(pending[0], t) if len(pending) == 1 else self._ask(pending, t)
 
     # --- decisions ------------------------------------------------------------------
 
@@ -468,7 +480,7 @@ class Tracker:
             # replaced, not one put back: prefer the turns that account for it.
             replaced = self._swapped()
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
-        if complete and not self._continuations(alive, complete):
+        if complete and not self.lifting and not self._continuations(alive, complete):
             silent = [c for c in self.candidates if c.silent and self._next_turn_fits(c)]
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.

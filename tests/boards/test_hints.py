@@ -70,7 +70,10 @@ def test_tulaga_turn_lights_stage_by_stage():
     assert tracker.targets() == {"c5": "lift", "c9": "lift"}
     tracker.change("c5", False, 9.0)
     assert tracker.targets() == {"c9": "lift"}
-    events = tracker.change("c9", False, 10.0)
+    # c9 lifted ends the reap, or it is in hand to be put back: the turn waits for the
+    # next event, here black's side of the clock
+    assert tracker.change("c9", False, 10.0) == []
+    events = tracker.press("clock", 11.0, "black")
     assert [e.move for e in events] == ["e1*a1b1c1d1e1@c1>N"]
 
 

@@ -1,0 +1,60 @@
+"""The tracker tells the truth: seeded games played with ordinary handling (touches, the next
+turn on freed cells, clock presses by side or shared, late answers, garbage put right), every
+true move checked by the game's naive second implementation; the committed moves must equal
+the true moves, none illegal, nothing left waiting (see ``truth.py``; ``bench/truth.py``
+runs thousands)."""
+
+import random
+
+import pytest
+
+from .truth import Mix, run_stream
+
+BOARDS = [("tessella", "tessella"), ("tulaga", "tulaga"), ("teblo", "teblo"),
+          ("teblo", "teblo-hall")]
+CHUNKS = 4
+PER_CHUNK = {"tessella": 50, "tulaga": 30, "teblo": 30, "teblo-hall": 30}
+
+
+def check(results):
+    bad = [r for r in results if not r.ok]
+    detail = "\n".join(
+        f"{r.layout} seed {r.seed}: {r.off or r.stalled or f'{r.illegal} illegal'}\n  "
+        + "\n  ".join(r.log[-12:]) for r in bad[:3])
+    assert not bad, f"{len(bad)} of {len(results)} streams left the truth:\n{detail}"
+    assert all(r.committed == r.truth for r in results)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(("game", "layout"), BOARDS, ids=[b[1] for b in BOARDS])
+def test_streams_with_ordinary_handling_commit_the_true_moves(game, layout, chunk):
+    n = PER_CHUNK[layout]
+    seeds = range(chunk * n, (chunk + 1) * n)
+    check([run_stream(game, layout, seed, plies=14, mix=Mix()) for seed in seeds])
+
+
+@pytest.mark.parametrize(("game", "layout"), BOARDS, ids=[b[1] for b in BOARDS])
+def test_streams_with_random_handling_habits_commit_the_true_moves(game, layout):
+    """Each stream draws its own habits: shared or per-player clock buttons, how often it
+    touches, presses, answers late or puts a piece wrong, and how fast it plays."""
+    seeds = range(10_000, 10_000 + PER_CHUNK[layout])
+    check([run_stream(game, layout, seed, plies=14, mix=Mix.random(random.Random(seed)))
+           for seed in seeds])
+
+
+def test_a_stream_that_leaves_the_truth_is_caught():
+    """The check can fail: a tracker that drops the clock's silent turns goes off the truth
+    on a reed-switch Teblo board where pawns walk over their own blocks."""
+    from boards.tracker import Tracker
+
+    original = Tracker.press
+
+    def deaf(self, button, t, player=None):
+        return [] if button == "clock" else original(self, button, t, player)
+
+    Tracker.press = deaf
+    try:
+        results = [run_stream("teblo", "teblo", seed, plies=24) for seed in range(12)]
+    finally:
+        Tracker.press = original
+    assert any(r.off or r.stalled for r in results)
