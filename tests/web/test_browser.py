@@ -70,6 +70,8 @@ def test_tessella_to_a_capture_by_clicking(server, page, artifacts):
     page.screenshot(path=str(artifacts / "tessella-2-shooter-lifted.png"))
     click_lift(page, "e5")
     click_place(page, "e5")
+    # The shooter may still be in hand (e5 touched): the clock says the turn is done.
+    page.get_by_role("button", name="Clock (end turn)").click()
     expect(page.locator("#moves .move")).to_have_text(["b1-a1", "d5-e5", "e4xe5"])
     expect(cell(page, "e5")).to_have_attribute("aria-label", re.compile("^e5: clear piece"))
     page.screenshot(path=str(artifacts / "tessella-3-captured.png"))
@@ -103,8 +105,10 @@ def test_prompt_answered_with_a_button(server, page, artifacts):
         click_lift(page, name)
     for name in ("a2", "ab23"):
         click_place(page, name)
+    # The shooter may still be in hand: the clock ends the turn, and the board asks.
+    page.get_by_role("button", name="Clock (end turn)").click()
     options = page.locator("#options button")
-    expect(options).to_have_text(["b2xa2", "b2xab23"])
+    expect(options).to_have_text(["b2xa2", "b2xab23", "none"])
     expect(page.locator("#prompt")).to_be_visible()
     page.screenshot(path=str(artifacts / "prompt.png"))
     page.get_by_role("button", name="b2xa2", exact=True).click()
