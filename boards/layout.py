@@ -18,7 +18,8 @@ A layout is a TOML file (``boards/layouts/<name>.toml``)::
     pin = "D18"
 
     [buttons]
-    clock = 21
+    clock = 21                 # one shared clock button; or one per player:
+    # clock = { clear = 21, dark = 12 }   (each presses their own side when done)
 
     [cells]
     a1 = { sensor = [0, 0], led = 0 }
@@ -43,6 +44,7 @@ import rules
 from .tracker import BUTTONS
 
 SENSOR_KINDS = ("binary", "analog")
+MAX_LEDS = 4096  # far more than any board's cells; the strip's buffer is allocated up front
 
 
 class LayoutError(ValueError):
@@ -64,7 +66,10 @@ class Layout:
     led_pin: str
     cell_sensor: dict[str, tuple[int, int]]
     cell_led: dict[str, int]
-    buttons: dict[str, int] = field(default_factory=dict)
+    buttons: dict[str, int] = field(default_factory=dict)  # shared buttons: name -> GPIO
+    # One clock button per player (``[buttons.clock]`` with a GPIO per player), as on a
+    # chess clock; empty when the clock is one shared button (``buttons["clock"]``).
+    clock_sides: dict[str, int] = field(default_factory=dict)
     thresholds: dict[str, float] = field(default_factory=dict)  # analog: class -> lowest reading
     magnets: dict[str, float] = field(default_factory=dict)  # analog: piece -> field strength
 
@@ -97,6 +102,10 @@ def read_toml(path: str, error: type[ValueError]) -> dict:
         raise error(f"{path}: cannot read: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise error(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text (byte {e.start}: {e.reason})") from None
+    except RecursionError:
+        raise error(f"{path}: not valid TOML: nested too deeply") from None
 
 
 def load_layout(path: str | Path) -> Layout:
@@ -147,23 +156,33 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
 
     leds = get(data, "leds", dict, "leds")
     led_count = get(leds, "count", int, "leds.count")
-    if led_count < 1:
-        raise fail("leds.count", f"must be at least 1, got {led_count}")
+    if not 1 <= led_count <= MAX_LEDS:
+        raise fail("leds.count", f"must be 1..{MAX_LEDS}, got {led_count}")
     led_pin = leds.get("pin", "D18")
     if not isinstance(led_pin, str):
         raise fail("leds.pin", f"must be a pin name like 'D18', got {led_pin!r}")
 
-    buttons = data.get("buttons", {})
-    if not isinstance(buttons, dict):
+    buttons = dict(data.get("buttons", {})) if isinstance(data.get("buttons", {}), dict) \
+        else None
+    if buttons is None:
         raise fail("buttons", "must be a table of name = GPIO number")
-    for name, pin in buttons.items():
+    clock_sides: dict[str, int] = {}
+    if isinstance(buttons.get("clock"), dict):  # one clock button per player
+        players = rules.GAMES[game].PLAYERS
+        clock_sides = buttons.pop("clock")
+        if sorted(clock_sides) != sorted(players):
+            raise fail("buttons.clock", f"one button per player needs exactly the players "
+                       f"{', '.join(players)}, got {', '.join(clock_sides) or 'none'}")
+    keyed = [(f"buttons.{name}", name, pin) for name, pin in buttons.items()]
+    keyed += [(f"buttons.clock.{player}", "clock", pin) for player, pin in clock_sides.items()]
+    for key, name, pin in keyed:
         if name not in BUTTONS:
-            raise fail(f"buttons.{name}", f"unknown button; buttons: {', '.join(BUTTONS)}")
+            raise fail(key, f"unknown button; buttons: {', '.join(BUTTONS)}")
         if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 53:
-            raise fail(f"buttons.{name}", f"must be a GPIO number 0..53, got {pin!r}")
+            raise fail(key, f"must be a GPIO number 0..53, got {pin!r}")
         if pin in used:
-            raise fail(f"buttons.{name}", f"GPIO {pin} is already a matrix pin")
-    if len(set(buttons.values())) != len(buttons):
+            raise fail(key, f"GPIO {pin} is already a matrix pin")
+    if len({pin for _, _, pin in keyed}) != len(keyed):
         raise fail("buttons", "two buttons on one GPIO pin")
 
     def numbers(key: str) -> dict[str, float]:
@@ -244,5 +263,6 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
         path=path, game=game, name=str(data.get("name", game)), sensor=sensor, diodes=diodes,
         rows=rows, cols=cols, row_pins=pins["row_pins"], col_pins=pins["col_pins"],
         led_count=led_count, led_pin=led_pin, cell_sensor=cell_sensor, cell_led=cell_led,
-        buttons=dict(buttons), thresholds=thresholds, magnets=magnets,
+        buttons=dict(buttons), clock_sides=dict(clock_sides), thresholds=thresholds,
+        magnets=magnets,
     )

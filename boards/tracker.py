@@ -305,6 +305,10 @@ class Tracker:
                 self.differing.discard(cell)
         self.last_change = t
         self.error = None
+        if self.prompt and all(c.silent for c in self.pending):
+            # Asked whether an unseen turn was made, the players went on moving pieces:
+            # none was (a question still open when the next turn begins is declined).
+            self._decline(t)
         return self._evaluate(t)
 
     def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
@@ -481,7 +485,8 @@ class Tracker:
             replaced = self._swapped()
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
         if complete and not self.lifting and not self._continuations(alive, complete):
-            silent = [c for c in self.candidates if c.silent and self._next_turn_fits(c)]
+            silent = [c for c in self.candidates if c.silent and c.text not in self.declined
+                      and self._next_turn_fits(c)]
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.
                 return self._ask([*complete, *silent], t)

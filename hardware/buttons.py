@@ -59,5 +59,9 @@ class Buttons:
 
 
 def button_pins(layout: Any) -> dict[str | Press, int]:
-    """The layout's buttons as :class:`Buttons` takes them."""
-    return dict(layout.buttons)
+    """The layout's buttons as :class:`Buttons` takes them: the shared ones by name, a
+    clock button per player (``[buttons.clock]``) as that player's :class:`Press`."""
+    pins: dict[str | Press, int] = dict(layout.buttons)
+    for player, pin in layout.clock_sides.items():
+        pins[Press("clock", player)] = pin
+    return pins

@@ -80,7 +80,7 @@ def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
             matrix = open_scanner(gpio, lgpio, layout, config)
             closers.append(matrix.close)
             buttons = None
-            if layout.buttons:
+            if button_pins(layout):
                 buttons = Buttons(gpio, button_pins(layout), config.button_window_s)
                 closers.append(buttons.close)
         except BackendError:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 import rules
 from boards.layout import LayoutError, layout_for_game, load_layout, shipped_layouts
@@ -206,6 +208,8 @@ def settle_run_options(args) -> None:
     from sensorboard.config import load_config
 
     settings = load_config(args.config) if args.config else {}
+    records_key = f"{args.config}: records" if args.records is None and "records" in settings \
+        else "records"
     for key, default in RUN_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, settings.get(key, default))
@@ -227,6 +231,23 @@ def settle_run_options(args) -> None:
     if not args.speed > 0:  # also refuses nan
         raise UsageError(f"sensorboard run: --speed {args.speed:g}: the demo speed must be "
                          "more than 0 (1 is real time, 2 twice as fast)")
+    fault = records_fault(args.records)
+    if fault:
+        raise UsageError(f"{records_key}: cannot write game records in {args.records} "
+                         f"({fault})")
+
+
+def records_fault(folder: str) -> str | None:
+    """Why game records cannot be written in ``folder`` (created if missing), or None.
+    Checked before anything starts, and nothing is created here."""
+    probe = Path(folder).absolute()
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir():
+        return f"{probe} is not a folder"
+    if not os.access(probe, os.W_OK | os.X_OK):
+        return f"{probe} is not writable"
+    return None
 
 
 def cmd_run(args) -> int:

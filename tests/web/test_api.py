@@ -96,6 +96,19 @@ def test_malformed_json_and_wrong_content_type(server):
     assert server.state() == before
 
 
+def test_deeply_nested_body_is_a_400_and_changes_nothing(server):
+    before = server.state()
+    status, answer = server.post("lift", None,
+                                 raw=b'{"cell": ' + b"[" * 30_000 + b"]" * 30_000 + b"}")
+    assert (status, answer) == (400, {"error": "the body's JSON is nested too deeply"})
+    status, answer = server.post("lift", {"cell": "x" * 60_000})
+    assert status == 400 and len(answer["error"]) < 300
+    assert answer["error"].startswith("unknown cell 'xxxxxxxx")
+    status, answer = server.post("press", {"button": "clock", "player": "red"})
+    assert status == 400 and answer["error"].startswith("unknown player 'red'")
+    assert server.state() == before
+
+
 def test_every_http_error_is_json(server):
     import json
     import urllib.error

@@ -1,0 +1,77 @@
+"""The clock button: one per player (as on a chess clock) or one shared, and questions
+that can always be declined with ``none``."""
+
+import rules
+from boards.tracker import Committed, Prompt, Rejected, Tracker
+
+
+def walled_pawn():
+    """Yellow's pawn on its own block at b2, own blocks at b1 and c2: on reed switches its
+    steps b2-b1 and b2-c2 show nothing."""
+    state = rules.new_game("teblo")
+    for m in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12", "+c2", "+g12"]:
+        state.push_str(m)
+    return state
+
+
+def moves(events):
+    return [e.move for e in events if isinstance(e, Committed)]
+
+
+def test_own_side_after_a_silent_step_commits_it_or_asks_which():
+    tracker = Tracker(walled_pawn())
+    events = tracker.press("clock", 1.0, "yellow")
+    assert events == [Prompt(1.0, ["b2-b1", "b2-c2", "none"])]  # two silent steps fit
+    assert moves(tracker.choose("b2-c2", 2.0)) == ["b2-c2"]
+
+
+def test_press_by_the_player_who_has_just_moved_asks_nothing():
+    state = walled_pawn()
+    tracker = Tracker(state)
+    assert tracker.press("clock", 1.0, "red") == []  # red has just moved: confirmed
+    assert tracker.prompt is None and tracker.state.to_move == "yellow"
+
+
+def test_shared_button_never_commits_an_unseen_move_without_a_question():
+    state = rules.new_game("teblo")
+    for m in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12"]:
+        state.push_str(m)
+    # one silent step only (b2-b1); a per-player press on yellow's side commits it ...
+    assert moves(Tracker(state.clone()).press("clock", 1.0, "yellow")) == ["b2-b1"]
+    # ... the shared button asks, and "none" (red confirming its own move) changes nothing
+    tracker = Tracker(state.clone())
+    assert tracker.press("clock", 1.0) == [Prompt(1.0, ["b2-b1", "none"])]
+    assert tracker.choose("none", 2.0) == [] and tracker.prompt is None
+    assert len(tracker.state.move_stack) == 8 and tracker.state.to_move == "yellow"
+
+
+def test_unseen_move_question_left_open_is_declined_by_the_next_turn():
+    tracker = Tracker(walled_pawn())
+    tracker.press("clock", 1.0)
+    assert tracker.prompt is not None
+    # yellow goes on with a block on e5: nothing silent was made
+    assert moves(tracker.change("e5", True, 2.0)) == ["+e5"]
+    assert tracker.prompt is None
+
+
+def test_declining_a_question_keeps_earlier_moves_and_the_leds_show_the_board():
+    state = rules.new_game("tessella")
+    for m in ["b1-b2", "a3-ab23"]:
+        state.push_str(m)
+    tracker = Tracker(state)
+    for t, (cell, value) in enumerate([("b2", False), ("a2", False), ("ab23", False),
+                                       ("a2", True), ("ab23", True)]):
+        assert tracker.change(cell, value, float(t)) == []  # the shooter may be in hand
+    assert tracker.press("clock", 6.0, "clear") == [Prompt(6.0, ["b2xa2", "b2xab23", "none"])]
+    assert tracker.choose("none", 7.0) == []
+    assert len(tracker.state.move_stack) == 2
+    # no capture: the shooter is in hand, and the LEDs show it lifted with its targets
+    assert tracker.tick(8.5) == [] and tracker.lifted() == ["b2"]
+    assert tracker.targets() and tracker.change("b2", True, 9.0) == []
+    assert not tracker.differing and len(tracker.state.move_stack) == 2
+
+
+def test_clock_press_names_a_player_of_the_game():
+    tracker = Tracker(rules.new_game("tessella"))
+    [rejected] = tracker.press("clock", 1.0, "red")
+    assert isinstance(rejected, Rejected) and "players: clear, dark" in rejected.reason
