@@ -305,9 +305,12 @@ class Tracker:
                 self.differing.discard(cell)
         self.last_change = t
         self.error = None
-        if self.prompt and all(c.silent for c in self.pending):
-            # Asked whether an unseen turn was made, the players went on moving pieces:
-            # none was (a question still open when the next turn begins is declined).
+        if self.prompt and all(c.silent for c in self.pending) and any(
+                not c.silent and self.consistent(c) and self.complete(c)
+                for c in self.candidates):
+            # Asked whether an unseen turn was made, the player to move made a visible one
+            # instead: none was (a question still open when the next turn is made is
+            # declined). A piece only touched meanwhile leaves the question open.
             self._decline(t)
         return self._evaluate(t)
 
