@@ -37,18 +37,30 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
 def turn_ops(state: rules.GameState, move: Hashable, rng: random.Random) -> list[tuple[str, str]]:
     """``[("lift", cell), ("place", cell), ...]`` for ``move``: at each stage every lift in a
     random order (a capture may start with either piece), then every place in a random order."""
-    ops: list[tuple[str, str]] = []
+    return [(op, cell) for op, cell, _ in turn_pieces(state, move, rng)]
+
+
+def turn_pieces(state: rules.GameState, move: Hashable,
+                rng: random.Random) -> list[tuple[str, str, str]]:
+    """:func:`turn_ops` with the piece each op moves: the piece lifted (the top one), or
+    the piece that belongs on the cell once it is put down (the shooter on the captured
+    enemy's cell)."""
+    ops: list[tuple[str, str, str]] = []
     seq = stages(state, move)
     for a, b in zip(seq, seq[1:], strict=False):
         lifts, places = [], []
+        off: dict[str, list[str]] = {}
+        on: dict[str, list[str]] = {}
         for cell in sorted(set(a) | set(b)):
             pa, pb = a.get(cell, ()), b.get(cell, ())
             keep = _common(pa, pb)
+            off[cell], on[cell] = list(reversed(pa[keep:])), list(pb[keep:])
             lifts += [("lift", cell)] * (len(pa) - keep)
             places += [("place", cell)] * (len(pb) - keep)
         rng.shuffle(lifts)
         rng.shuffle(places)
-        ops += lifts + places
+        ops += [(op, cell, off[cell].pop(0)) for op, cell in lifts]
+        ops += [(op, cell, on[cell].pop(0)) for op, cell in places]
     return ops
 
 

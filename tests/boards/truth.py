@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 import rules
-from boards.choreography import turn_ops
+from boards.choreography import turn_ops, turn_pieces
 from boards.layout import load_layout, shipped_layouts
 from boards.sensing import observer
 from boards.tracker import Committed, Error, Prompt, Tracker
@@ -155,8 +155,17 @@ class Hands:
     def lift(self, cell: str) -> None:
         self.hand.append(self.stacks[cell].pop())
 
-    def place(self, cell: str, stock: str) -> None:
-        self.stacks.setdefault(cell, []).append(self.hand.pop() if self.hand else stock)
+    def place(self, cell: str, stock: str, piece: str | None = None) -> None:
+        """Put down ``piece`` (from the hand if it is there, else from the stock), or the
+        piece lifted last, or one from the stock."""
+        if piece is not None:
+            if piece in self.hand:
+                self.hand.reverse()
+                self.hand.remove(piece)  # the one lifted last of its kind
+                self.hand.reverse()
+        else:
+            piece = self.hand.pop() if self.hand else stock
+        self.stacks.setdefault(cell, []).append(piece)
 
     def pieces(self, cell: str) -> tuple[str, ...]:
         return tuple(self.stacks.get(cell, ()))
@@ -343,9 +352,9 @@ class Player:
         self.result.log.append(f"{self.t:.2f} lift {cell}")
         self.handle(self.board.change(cell, self.hands.pieces(cell), self.t))
 
-    def place(self, cell: str) -> None:
+    def place(self, cell: str, piece: str | None = None) -> None:
         self.wait()
-        self.hands.place(cell, self.stock)
+        self.hands.place(cell, self.stock, piece)
         self.result.log.append(f"{self.t:.2f} place {cell}")
         self.handle(self.board.change(cell, self.hands.pieces(cell), self.t))
 
@@ -413,22 +422,29 @@ class Player:
             last = sorted(c for c in last_cells if self.hands.stacks.get(c))
             self.touch(rng.choice(last) if last and rng.random() < mix.touch_last
                        else self._any_cell())
-        ops = turn_ops(state, move, rng)
-        cells = {c for _, c in ops}
+        ops = turn_pieces(state, move, rng)
+        cells = {c for _, c, _ in ops}
         mid = rng.randrange(1, len(ops)) if len(ops) > 1 and rng.random() < mix.touch_mid \
             else None
         # While holding a piece, a player straightens only their own pieces (an enemy
         # piece lifted then could as well be a capture).
         own = {c for c, p in self.hands.stacks.items() if p and p[-1].startswith(player)}
         self.doing = text
-        for i, (op, cell) in enumerate(ops):
+        for i, (op, cell, piece) in enumerate(ops):
             if self.result.off:
                 return cells
             if i == mid:
                 self.touch(self._any_cell(avoid=cells | (set(self.hands.stacks) - own)))
-            (self.lift if op == "lift" else self.place)(cell)
+            if op == "lift":
+                self.lift(cell)
+            else:
+                self.place(cell, piece)
+        self.hands.hand.clear()  # taken pieces and returned stones go off the board
         before = state.physical()
         state.push(move)
+        stacks = {c: tuple(p) for c, p in self.hands.stacks.items() if p}
+        if not self.result.off and stacks != state.physical():
+            raise AssertionError(f"the simulated hands left {stacks}, not {state.physical()}")
         self.done.append(text)
         self.doing = None
         silent = self._picture(before) == self._picture(state.physical())
