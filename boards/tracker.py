@@ -488,8 +488,9 @@ class Tracker:
             replaced = self._swapped()
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
         if complete and not self.lifting and not self._continuations(alive, complete):
-            silent = [c for c in self.candidates if c.silent and c.text not in self.declined
-                      and self._next_turn_fits(c)]
+            # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
+            silent = [c for c in self.candidates if c.silent and not c.ways
+                      and c.text not in self.declined and self._next_turn_fits(c)]
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.
                 return self._ask([*complete, *silent], t)
@@ -524,6 +525,10 @@ class Tracker:
                 first, back = self._departure(cell), hist[-1][0]
                 if any(first < self._departure(other) <= back
                        for other, visible in cand.gives if visible and other != cell):
+                    out.add(cell)
+                elif cand.ways and cand.stock:
+                    # A turn of several decisions entering a piece from the stash onto an
+                    # enemy it bumps (Telec): the piece put there is the entering one.
                     out.add(cell)
         return out
 
