@@ -18,7 +18,8 @@ from collections.abc import Callable, Hashable
 
 import rules
 
-#: The most decisions one turn may take (a guard against a game that never ends a turn).
+#: The most decisions one turn may take beyond what the game declares (a guard against a
+#: game that never ends a turn).
 MAX_DECISIONS = 12
 
 
@@ -51,8 +52,10 @@ def text(state: rules.GameState, move: Hashable) -> str:
 def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
     """The physical positions a turn passes through between before and after: each
     decision's own stages and the position after each decision but the last."""
-    out: list[dict[str, tuple[str, ...]]] = []
     steps = decisions(move)
+    if len(steps) == 1:
+        return state.stages(steps[0])
+    out: list[dict[str, tuple[str, ...]]] = []
     for k, decision in enumerate(steps):
         out += state.stages(decision)
         state.push(decision)
@@ -61,7 +64,7 @@ def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, 
     for _ in steps:
         state.pop()
     before = state.physical()
-    return [s for s in out if s != before] if len(steps) > 1 else out
+    return [s for s in out if s != before]
 
 
 def in_turn(state: rules.GameState, player: str) -> bool:
@@ -77,7 +80,7 @@ def completions(state: rules.GameState, player: str) -> list[Turn]:
         if not in_turn(state, player):
             out.append(Turn(prefix))
             return
-        if len(prefix) >= MAX_DECISIONS:
+        if len(prefix) >= max(MAX_DECISIONS, state.TURN_DECISIONS):
             raise RuntimeError(f"a turn of {player} takes more than {MAX_DECISIONS} decisions")
         for move in state.legal_moves():
             state.push(move)
@@ -102,6 +105,8 @@ def expand(state: rules.GameState, player: str, effect: Callable[[Hashable], obj
     out: list[tuple[object, tuple[Turn, ...]]] = []
     groups: dict[Hashable, list] = {}
     moves = state.legal_moves()
+    if state.TURN_DECISIONS == 1 and not mid_turn:
+        return [(effect(move), ()) for move in moves]
     tails = []
     for move in moves:
         state.push(move)

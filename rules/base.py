@@ -44,6 +44,9 @@ class GameState(ABC):
     GEOMETRY: ClassVar[Geometry]
     #: The game has chance nodes (dice): ``to_move`` is then :data:`CHANCE`.
     HAS_CHANCE: ClassVar[bool] = False
+    #: The most decisions one turn takes (chance outcomes included): 1 where every
+    #: decision ends the turn.
+    TURN_DECISIONS: ClassVar[int] = 1
 
     # States keep ``_turn`` (1 + the index of the player to move in PLAYERS) and ``_stack``
     # (the moves pushed); a game that keeps them otherwise overrides the two properties.

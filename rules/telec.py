@@ -153,6 +153,7 @@ class TelecState(GameState):
     PLAYERS = PLAYERS
     GEOMETRY = GEOMETRY
     HAS_CHANCE = True
+    TURN_DECISIONS = 3  # roll, the die, the size entered
 
     def __init__(self) -> None:
         n = len(TILES)

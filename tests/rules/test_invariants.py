@@ -17,7 +17,6 @@ DEFAULT_GAMES = 200
 MAX_PLIES = 400
 # Whole-turn checks (every reachable turn from a position ends) on the first games only.
 TURN_CHECK_GAMES = 3
-MAX_DECISIONS_PER_TURN = 8
 
 
 def _check_state(state, game):
@@ -69,10 +68,11 @@ def _choose(state, moves, rng):
 
 def _turn_ends(state, player, depth=0):
     """Every way the turn of ``player`` can go on from ``state`` ends: ``to_move`` becomes
-    another player (or the game ends) within a few decisions, and pops restore it."""
+    another player (or the game ends) within the decisions the game declares
+    (``TURN_DECISIONS``), and pops restore it."""
     if state.outcome() is not None or state.to_move not in (player, rules.CHANCE):
         return 1
-    assert depth < MAX_DECISIONS_PER_TURN, f"a turn of {player} does not end"
+    assert depth < state.TURN_DECISIONS, f"a turn of {player} takes more decisions"
     moves = state.legal_moves()
     assert moves, "a turn in progress always offers a decision"
     ways = 0

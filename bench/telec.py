@@ -1,0 +1,134 @@
+"""Telec speed, and the tracker's CPU per sensor event for every game after turns of several
+decisions came in.
+
+Run by hand: .venv/bin/python bench/telec.py   (prints markdown; no assertions)
+
+- playouts: random Telec games decision by decision (the die sampled with its
+  probabilities), next to python-chess random playouts in the same run; plies are
+  decisions, turns are counted too;
+- sensor event -> LED frame: the CPU time (thread time) of each scan in which a debounced
+  change arrives, over seeded games carried out by hand on the simulated board (Telec:
+  the bundled demo's player, physical dice, every question answered; Tulaga and Teblo:
+  the same seeded games as bench/pipeline.py), and of the idle scan that lists the next
+  position's candidates.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pipeline import (  # noqa: E402
+    PREPARE,
+    change_to_frame,
+    chess_plies_per_second,
+    percentile,
+)
+
+import rules  # noqa: E402
+from boards.layout import layout_for_game  # noqa: E402
+from hardware.clock import VirtualClock  # noqa: E402
+from sensorboard import demo  # noqa: E402
+from sensorboard.replay import VirtualRun  # noqa: E402
+from sensorboard.service import BoardService  # noqa: E402
+
+
+def telec_playouts(seconds: float = 3.0) -> tuple[float, float]:
+    """(decisions/s, turns/s) of random Telec games from the start."""
+    rng = random.Random(1)
+    decisions = turns = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = rules.new_game("telec")
+        player = state.to_move
+        for _ in range(1000):
+            if state.outcome() is not None:
+                break
+            if state.to_move == rules.CHANCE:
+                outcomes = state.chance_outcomes()
+                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                move = rng.choice(state.legal_moves())
+            state.push(move)
+            decisions += 1
+            if state.to_move not in (player, rules.CHANCE):
+                turns += 1
+                player = state.to_move
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, turns / elapsed
+
+
+def telec_change_to_frame(games: int = 12, turns: int = 40) -> list[float]:
+    """Thread CPU seconds of each scan that carried a debounced change, Telec."""
+    samples: list[float] = []
+    PREPARE["telec"] = []
+    layout = layout_for_game("telec")
+    for seed in range(games):
+        line = demo.pick_line("telec", seed, turns)
+        events = demo.script("telec", line, layout, random.Random(seed), step=0.3,
+                             pause=0.5, slip=False)
+        clock = VirtualClock()
+        service = BoardService(rules.new_game("telec"), layout, clock=clock, backend="sim")
+        step = service.step
+
+        def timed_step(step=step, service=service):
+            before = len(service.debouncer.pending())
+            listing = not service.tracker.prepared
+            t0 = time.thread_time_ns()
+            out = step()
+            dt = time.thread_time_ns() - t0
+            if before and len(service.debouncer.pending()) < before:
+                samples.append(dt / 1e9)
+            elif listing and service.tracker.prepared:
+                PREPARE["telec"].append(dt / 1e9)
+            return out
+
+        service.step = timed_step
+        run = VirtualRun(service, clock, lambda item: None)
+        for e in events:
+            run.scan_until(e["t"])
+            demo.apply(service, e)
+        run.settle()
+    return samples
+
+
+def row(label: str, samples: list[float]) -> str:
+    return (f"| {label} | {percentile(samples, 50) * 1e3:.3f} ms | "
+            f"{percentile(samples, 99) * 1e3:.3f} ms | {max(samples) * 1e3:.3f} ms | "
+            f"{len(samples)} |")
+
+
+def main() -> None:
+    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; {when}\n")
+    per_decision, per_turn = telec_playouts()
+    ref = chess_plies_per_second()
+    print("| random playouts | per second | ratio to python-chess plies (same run) |")
+    print("|---|---:|---:|")
+    print(f"| telec decisions (die sampled) | {per_decision:,.0f} | {per_decision / ref:.2f} |")
+    print(f"| telec turns | {per_turn:,.0f} | {per_turn / ref:.2f} |")
+    print(f"| python-chess plies (reference) | {ref:,.0f} | 1.00 |")
+    print()
+    print("| sensor event -> LED frame, CPU | p50 | p99 | max | n |")
+    print("|---|---:|---:|---:|---:|")
+    print(row("telec, physical dice, every question answered", telec_change_to_frame()))
+    print(row("tulaga, claim-and-reap turns", change_to_frame("tulaga")))
+    print(row("teblo, random games", change_to_frame("teblo")))
+    print()
+    print("| idle scan after a move: list the next position's candidates, CPU "
+          "| p50 | p99 | max | n |")
+    print("|---|---:|---:|---:|---:|")
+    for game in ("telec", "tulaga", "teblo"):
+        print(row(game, PREPARE[game]))
+
+
+if __name__ == "__main__":
+    main()
