@@ -19,6 +19,7 @@ from types import ModuleType
 
 from .base import CHANCE, GameState, Outcome
 from .errors import (
+    SetupError,
     IllegalMoveError,
     MoveSyntaxError,
     PositionError,
@@ -28,7 +29,7 @@ from .errors import (
 
 __all__ = [
     "CHANCE", "GAMES", "GameState", "Outcome", "new_game", "from_position", "game_module",
-    "RulesError", "UnknownGameError", "MoveSyntaxError", "IllegalMoveError", "PositionError",
+    "RulesError", "UnknownGameError", "MoveSyntaxError", "IllegalMoveError", "PositionError", "SetupError",
 ]
 
 # Every game the project knows; a game appears in GAMES once its module exists.

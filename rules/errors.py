@@ -19,3 +19,7 @@ class IllegalMoveError(RulesError):
 
 class PositionError(RulesError):
     """A position text that is malformed or describes an impossible position."""
+
+
+class SetupError(PositionError):
+    """A start setup (figures entered per side) that breaks the setup rules."""

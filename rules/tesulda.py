@@ -1,0 +1,840 @@
+"""Tesulda (Return to Abator): figures built of a base and pieces, a Prime that may not be exposed.
+
+Rulings implemented (the project's own statement is ``docs/rules/tesulda.md``):
+
+- D-1 Board 10x10, ``a1``..``j10``; ``light`` starts on ranks 1-2, ``dark`` on 9-10.
+- D-2 A figure is a base (circle, square, triangle) carrying pieces (crown, star, circle,
+  square, diamond, trapezoid, hexagon). Setups are checked by :mod:`rules.tesulda_setup`.
+- D-3 Piece count: the crown counts 2; cap 5 per figure. No figure holds crown and star.
+- D-4 Ratings: straight = (1 if square base) + k*(squares + 3*stars); diagonal = (1 if
+  circle base) + k*(circles + 3*stars); k = 2 with a hexagon (Boost), else 1.
+- D-5 / D-5a A move goes 1..rating squares in one direction; the path may not pass
+  occupied squares (Jumper: diamond, ignores this and moves exactly its full rating);
+  Dodger (trapezoid) may add one leg of the other kind; traits are those at the start.
+- D-6 Minion (triangle base carrying at most 2): the final row is strictly nearer to the
+  enemy starting zone.
+- D-7 Ending on an enemy captures it; the attacker then takes up to 2 of its pieces.
+- D-8 Then Swap and Resource, in either order, each optional.
+- D-9 A turn may not end with an enemy figure able to move onto the mover's Prime.
+- D-10 A side without a crown loses; a side with no legal turn loses if its Prime is
+  attacked, else the game is a tie.
+- D-11 The default setup (see :mod:`rules.tesulda_setup`).
+
+A turn is several decisions, one ``push`` each, and ``to_move`` stays the mover until the
+turn ends: the move ``e2-e4`` / ``e2xe5``; after a capture the attack choice ``take:cs``
+(or ``none``); then, in either order, a swap ``swap:h:e5>f6`` and a resource draw
+``draw:cs``, and ``none`` to end the turn without the rest. A decision is offered only
+when the turn can still end legally (D-9); when nothing but ``none`` would remain the
+turn ends by itself.
+
+Piece letters: ``k`` crown, ``r`` star, ``c`` circle, ``s`` square, ``d`` diamond,
+``z`` trapezoid, ``h`` hexagon. Base letters: ``C`` circle, ``S`` square, ``T`` triangle.
+A figure is written base then pieces, e.g. ``Skh`` (square base, crown, hexagon).
+
+>>> state = new_game()
+>>> state.push_str("b2-b3")
+Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
+>>> state.to_move
+'light'
+>>> [state.move_str(m) for m in state.legal_moves()][:3]
+['none', 'swap:c:b3>a2', 'swap:c:b3>c2']
+>>> state.push_str("none"); state.to_move
+'dark'
+>>> state.physical()["b3"]
+('light-triangle', 'circle', 'square')
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import NamedTuple
+
+from .base import GameState, Outcome
+from .errors import MoveSyntaxError, PositionError
+from .geometry import grid
+
+NAME = "tesulda"
+PLAYERS = ("light", "dark")
+SIZE = 10
+FILES = "abcdefghij"
+BASES = ("circle", "square", "triangle")
+BASE_LETTERS = "CST"
+# Piece kinds in their canonical order (position text, notation and physical() bottom->top).
+PIECE_KINDS = ("crown", "star", "circle", "square", "diamond", "trapezoid", "hexagon")
+PIECE_LETTERS = "krcsdzh"
+CROWN, STAR, CIRCLE, SQUARE, DIAMOND, TRAPEZOID, HEXAGON = range(7)
+CIRCLE_BASE, SQUARE_BASE, TRIANGLE_BASE = range(3)
+PIECES = tuple(f"{p}-{b}" for p in PLAYERS for b in BASES) + PIECE_KINDS
+CAP = 5  # D-3, the crown counting 2
+SWAP_MIN, SWAP_MAX = 1, 4  # D-8, crowns and stars not counted
+
+GEOMETRY = grid(SIZE, SIZE)
+CELLS = GEOMETRY.names
+_INDEX = {n: i for i, n in enumerate(CELLS)}
+_N = SIZE * SIZE
+# Directions 0-3 straight, 4-7 diagonal.
+_DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+_STRAIGHT, _DIAGONAL = (0, 1, 2, 3), (4, 5, 6, 7)
+
+
+def _rays():
+    out = []
+    for i in range(_N):
+        x, y = i % SIZE, i // SIZE
+        per = []
+        for dx, dy in _DIRS:
+            ray, cx, cy = [], x + dx, y + dy
+            while 0 <= cx < SIZE and 0 <= cy < SIZE:
+                ray.append(cy * SIZE + cx)
+                cx, cy = cx + dx, cy + dy
+            per.append(tuple(ray))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+_RAYS = _rays()
+_NEAR = tuple(
+    tuple(sorted(r[0] for r in _RAYS[i] if r)) for i in range(_N)
+)  # 8-adjacent squares
+_ZONE_ROWS = {1: (0, 1), 2: (8, 9)}  # starting zone rows (0-based) of side 1 / 2
+
+
+def _zone_distance(side: int, row: int) -> int:
+    """Row distance from ``row`` to the starting zone of ``side``'s enemy (D-6)."""
+    return max(0, 8 - row) if side == 1 else max(0, row - 1)
+
+
+class Figure(NamedTuple):
+    """A base with its pieces: ``owner`` 1 light / 2 dark, ``base`` an index into BASES,
+    ``counts`` how many of each of PIECE_KINDS it carries."""
+
+    owner: int
+    base: int
+    counts: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return BASE_LETTERS[self.base] + pieces_str(self.counts)
+
+    @property
+    def size(self) -> int:
+        """D-3's piece count: every piece, the crown counting 2."""
+        return sum(self.counts) + self.counts[CROWN]
+
+    @property
+    def plain(self) -> int:
+        """D-8's count for a swap: pieces other than crowns and stars."""
+        return sum(self.counts) - self.counts[CROWN] - self.counts[STAR]
+
+
+def pieces_str(counts: tuple[int, ...]) -> str:
+    return "".join(PIECE_LETTERS[k] * n for k, n in enumerate(counts))
+
+
+def parse_pieces(text: str) -> tuple[int, ...]:
+    """Piece letters (any order) to counts; raises ValueError naming a bad letter."""
+    counts = [0] * 7
+    for ch in text:
+        k = PIECE_LETTERS.find(ch)
+        if k < 0:
+            raise ValueError(
+                f"unknown piece letter {ch!r} (pieces: "
+                + ", ".join(f"{ltr} {n}" for ltr, n in zip(PIECE_LETTERS, PIECE_KINDS,
+                                                             strict=True)) + ")"
+            )
+        counts[k] += 1
+    return tuple(counts)
+
+
+def parse_figure(text: str, owner: int) -> Figure:
+    """``Skh`` -> Figure; raises ValueError with a one-line reason."""
+    if not text or text[0] not in BASE_LETTERS:
+        raise ValueError(
+            f"figure {text!r} must start with its base: C circle, S square, T triangle"
+        )
+    return Figure(owner, BASE_LETTERS.index(text[0]), parse_pieces(text[1:]))
+
+
+def figure_fault(fig: Figure) -> str | None:
+    """What makes a figure impossible at any time (D-3), or None."""
+    if fig.size > CAP:
+        return f"{fig} holds {fig.size} pieces (the crown counting 2); the cap is {CAP}"
+    if fig.counts[CROWN] and fig.counts[STAR]:
+        return f"{fig} holds a crown and a star; no figure may hold both"
+    return None
+
+
+class Traits(NamedTuple):
+    straight: int
+    diagonal: int
+    jumper: bool
+    dodger: bool
+    minion: bool
+
+
+_TRAITS: dict[tuple[int, tuple[int, ...]], Traits] = {}
+
+
+def traits(fig: Figure) -> Traits:
+    """D-4 ratings and the traits of a figure as it stands (D-5a)."""
+    key = (fig.base, fig.counts)
+    t = _TRAITS.get(key)
+    if t is None:
+        c = fig.counts
+        k = 2 if c[HEXAGON] else 1
+        t = Traits(
+            (fig.base == SQUARE_BASE) + k * (c[SQUARE] + 3 * c[STAR]),
+            (fig.base == CIRCLE_BASE) + k * (c[CIRCLE] + 3 * c[STAR]),
+            c[DIAMOND] > 0,
+            c[TRAPEZOID] > 0,
+            fig.base == TRIANGLE_BASE and fig.size <= 2,
+        )
+        _TRAITS[key] = t
+    return t
+
+
+def destinations(board: list, frm: int, fig: Figure) -> set[int]:
+    """Squares the figure on ``frm`` may end a move on by D-5, D-5a and D-6 (empty or
+    enemy-occupied; D-9 not applied). A path never comes back to its start square, so
+    the start needs no special case."""
+    straight, diagonal, jumper, dodger, minion = traits(fig)
+    ends: set[int] = set()
+    rays = _RAYS[frm]
+    for dirs, rating, other_dirs, other in ((_STRAIGHT, straight, _DIAGONAL, diagonal),
+                                           (_DIAGONAL, diagonal, _STRAIGHT, straight)):
+        if not rating:
+            continue
+        second = dodger and other
+        for d in dirs:
+            ray = rays[d]
+            if jumper:
+                if len(ray) >= rating:
+                    corner = ray[rating - 1]
+                    ends.add(corner)
+                    if second:
+                        for d2 in other_dirs:
+                            ray2 = _RAYS[corner][d2]
+                            if len(ray2) >= other:
+                                ends.add(ray2[other - 1])
+                continue
+            for sq in ray[:rating]:
+                ends.add(sq)
+                if board[sq] is not None:
+                    break
+                if second:
+                    for d2 in other_dirs:
+                        for sq2 in _RAYS[sq][d2][:other]:
+                            ends.add(sq2)
+                            if board[sq2] is not None:
+                                break
+    owner = fig.owner
+    if minion:
+        near = _zone_distance(owner, frm // SIZE)
+        return {sq for sq in ends
+                if (board[sq] is None or board[sq].owner != owner)
+                and _zone_distance(owner, sq // SIZE) < near}
+    return {sq for sq in ends if board[sq] is None or board[sq].owner != owner}
+
+
+def _extent(t: Traits) -> int:
+    """How far (king steps) a figure's move can end from its start."""
+    return t.straight + t.diagonal if t.dodger else max(t.straight, t.diagonal)
+
+
+def _clear(board: list, frm: int, d: int, n: int) -> bool:
+    """The first ``n - 1`` squares from ``frm`` in direction ``d`` are empty."""
+    return all(board[sq] is None for sq in _RAYS[frm][d][:n - 1])
+
+
+def _leg(dx: int, dy: int) -> tuple[int, int, int] | None:
+    """(direction, length, kind) of a one-direction step (dx, dy); kind 0 straight,
+    1 diagonal; None if it is neither."""
+    if dx == 0 or dy == 0:
+        n = abs(dx) + abs(dy)
+        return (_DIR_INDEX[(dx // n, dy // n)], n, 0) if n else None
+    if abs(dx) == abs(dy):
+        n = abs(dx)
+        return _DIR_INDEX[(dx // n, dy // n)], n, 1
+    return None
+
+
+def can_reach(board: list, frm: int, fig: Figure, target: int) -> bool:
+    """Whether the figure on ``frm`` may move onto ``target``, a square holding an enemy
+    of it or empty (D-5, D-5a, D-6), without listing all its destinations."""
+    straight, diagonal, jumper, dodger, minion = traits(fig)
+    fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
+    dx, dy = tx - fx, ty - fy
+    if minion and _zone_distance(fig.owner, ty) >= _zone_distance(fig.owner, fy):
+        return False
+    ratings = (straight, diagonal)
+    one = _leg(dx, dy)
+    if one is not None:
+        d, n, kind = one
+        r = ratings[kind]
+        if (n == r if jumper else n <= r) and (jumper or _clear(board, frm, d, n)):
+            return True
+    if not dodger or not straight or not diagonal:
+        return False
+    if max(abs(dx), abs(dy)) > straight + diagonal:
+        return False
+    for (ux, uy), kind in _FIRST_LEGS:
+        # first leg a*(ux, uy) of ``kind``, then the rest as one leg of the other kind
+        for a in ((ratings[kind],) if jumper else range(1, ratings[kind] + 1)):
+            cx, cy = fx + a * ux, fy + a * uy
+            if not (0 <= cx < SIZE and 0 <= cy < SIZE):
+                break
+            corner = cy * SIZE + cx
+            if not jumper and board[corner] is not None:
+                break  # the path would pass an occupied square
+            rest = _leg(tx - cx, ty - cy)
+            if rest is not None and rest[2] != kind:
+                d2, n2, _ = rest
+                if jumper:
+                    if n2 == ratings[1 - kind]:
+                        return True
+                elif n2 <= ratings[1 - kind] and _clear(board, corner, d2, n2):
+                    return True
+    return False
+
+
+_DIR_INDEX = {d: i for i, d in enumerate(_DIRS)}
+_FIRST_LEGS = tuple((d, 0 if i < 4 else 1) for i, d in enumerate(_DIRS))
+
+
+def _subsets(counts: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every distinct multiset of 1 or 2 pieces out of ``counts``."""
+    kinds = [k for k in range(7) if counts[k]]
+    out = []
+    for a, k in enumerate(kinds):
+        one = [0] * 7
+        one[k] = 1
+        out.append(tuple(one))
+        for j in kinds[a:]:
+            if j == k and counts[k] < 2:
+                continue
+            two = list(one)
+            two[j] += 1
+            out.append(tuple(two))
+    return out
+
+
+def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
+    return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
+
+
+def _fits(counts: tuple[int, ...]) -> bool:
+    """Within the cap and never a crown with a star (D-3)."""
+    return (sum(counts) + counts[CROWN] <= CAP) and not (counts[CROWN] and counts[STAR])
+
+
+def _swap_ok(counts: tuple[int, ...]) -> bool:
+    plain = sum(counts) - counts[CROWN] - counts[STAR]
+    return SWAP_MIN <= plain <= SWAP_MAX and _fits(counts)
+
+
+class Move(NamedTuple):
+    """One decision of a turn. ``kind`` is ``move`` (``frm``-``to``), ``take`` (pieces
+    from the captured figure), ``swap`` (pieces from ``frm`` to ``to``), ``draw`` (pieces
+    from the removed pool) or ``none`` (end the turn, declining what is left)."""
+
+    kind: str
+    frm: str = ""
+    to: str = ""
+    capture: bool = False
+    pieces: str = ""
+
+    def __str__(self) -> str:
+        if self.kind == "move":
+            return f"{self.frm}{'x' if self.capture else '-'}{self.to}"
+        if self.kind == "swap":
+            return f"swap:{self.pieces}:{self.frm}>{self.to}"
+        if self.kind == "none":
+            return "none"
+        return f"{self.kind}:{self.pieces}"
+
+
+NONE = Move("none")
+_MOVES = {
+    (a, b, cap): Move("move", CELLS[a], CELLS[b], cap)
+    for a in range(_N) for b in range(_N) if a != b for cap in (False, True)
+}
+_CELL = r"([a-j](?:10|[1-9]))"
+_PIECES = r"([krcsdzh]{1,2})"
+_MOVE_RE = re.compile(rf"^{_CELL}([-x]){_CELL}$")
+_SWAP_RE = re.compile(rf"^swap:{_PIECES}:{_CELL}>{_CELL}$")
+_TAKE_RE = re.compile(rf"^(take|draw):{_PIECES}$")
+_SYNTAX = ("expected 'e2-e4' or 'e2xe5' (move), 'take:cs', 'swap:cs:e5>f6', 'draw:cs' "
+           "or 'none'")
+
+# Phases of a turn.
+MOVE, ATTACK, EXTRAS = 0, 1, 2
+
+
+class TesuldaState(GameState):
+    NAME = NAME
+    PLAYERS = PLAYERS
+    GEOMETRY = GEOMETRY
+
+    def __init__(self, board: list, turn: int = 1, pool: tuple[int, ...] = (0,) * 7) -> None:
+        self._board: list[Figure | None] = board
+        self._turn = turn
+        self._pool = pool
+        self._phase = MOVE
+        self._moved = -1  # square of the figure that moved this turn
+        self._captured: Figure | None = None  # awaiting the attack choice
+        self._open = (True, True)  # swap, draw still unused this turn
+        self._stack: list[Move] = []
+        self._undo: list[tuple] = []
+        self._legal: list[Move] | None = None
+        self._opts: list[Move] | None = None  # _options() of this moment
+        self._lost_side = self._find_lost()
+
+    # -- what stands where ------------------------------------------------------------------
+
+    def figure(self, cell: str) -> Figure | None:
+        """The figure on ``cell`` (None if empty)."""
+        return self._board[_INDEX[cell]]
+
+    def pool(self) -> list[str]:
+        """The removed pieces (D-7), by name, in canonical order."""
+        return [PIECE_KINDS[k] for k, n in enumerate(self._pool) for _ in range(n)]
+
+    def primes(self, player: str) -> list[str]:
+        """Squares of ``player``'s figures carrying a crown."""
+        side = PLAYERS.index(player) + 1
+        return [CELLS[i] for i in self._crowns(side)]
+
+    @property
+    def phase(self) -> str:
+        """``move``, ``take`` (attack choice open) or ``extras`` (swap/draw/none)."""
+        return ("move", "take", "extras")[self._phase]
+
+    @property
+    def moved(self) -> str | None:
+        """The square of the figure that moved this turn (None before the move)."""
+        return CELLS[self._moved] if self._moved >= 0 else None
+
+    def reach(self, cell: str) -> list[str]:
+        """Where the figure on ``cell`` could move by the movement rules (D-5, D-5a, D-6),
+        whoever is to move, D-9 not applied."""
+        i = _INDEX[cell]
+        fig = self._board[i]
+        if fig is None:
+            return []
+        return sorted((CELLS[s] for s in destinations(self._board, i, fig)), key=_INDEX.get)
+
+    def attackers(self, cell: str) -> list[str]:
+        """Squares of the figures that could move onto ``cell`` (enemies of its figure)."""
+        i = _INDEX[cell]
+        fig = self._board[i]
+        if fig is None:
+            return []
+        b = self._board
+        return [CELLS[j] for j, f in enumerate(b)
+                if f is not None and f.owner != fig.owner and can_reach(b, j, f, i)]
+
+    def hint_cells(self) -> list[str]:
+        """The attackers of the mover's Prime, when it is in danger."""
+        out: set[str] = set()
+        for sq in self.primes(self.to_move):
+            out.update(self.attackers(sq))
+        return sorted(out, key=_INDEX.get)
+
+    def _crowns(self, side: int) -> list[int]:
+        return [i for i, f in enumerate(self._board)
+                if f is not None and f.owner == side and f.counts[CROWN]]
+
+    def _attacked(self, sq: int, by: int) -> bool:
+        b = self._board
+        for j, f in enumerate(b):
+            if f is not None and f.owner == by and can_reach(b, j, f, sq):
+                return True
+        return False
+
+    def _safe(self, side: int) -> bool:
+        """D-9: no enemy figure can move onto a Prime of ``side``."""
+        return not any(self._attacked(sq, 3 - side) for sq in self._crowns(side))
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = [] if self._lost() else sorted(self._generate())
+        return list(self._legal)
+
+    def _lost(self) -> int:
+        """The side without a crown (D-10), else 0."""
+        return self._lost_side
+
+    def _find_lost(self) -> int:
+        have = {f.owner for f in self._board if f is not None and f.counts[CROWN]}
+        for side in (1, 2):
+            if side not in have:
+                return side
+        return 0
+
+    def _generate(self) -> list[Move]:
+        if self._phase == MOVE:
+            return self._generate_moves()
+        out = []
+        safe_now = self._safe(self._turn)
+        for move in self._options():
+            if safe_now and not self._moves_crown(move):
+                out.append(move)
+            elif self._completes_after(move):
+                out.append(move)
+        if self._phase == EXTRAS and safe_now:
+            out.append(NONE)
+        return out
+
+    @staticmethod
+    def _moves_crown(move: Move) -> bool:
+        return "k" in move.pieces
+
+    def _completes_after(self, move: Move) -> bool:
+        self.push(move)
+        try:
+            return self._completable()
+        finally:
+            self.pop()
+
+    def _completable(self) -> bool:
+        """Whether the mover can still end this turn legally (D-9), or the game is over."""
+        mover = self._turn
+        if self._phase == MOVE:  # the turn has ended: the previous mover is judged
+            mover = 3 - mover
+            return self._lost() == 3 - mover or self._safe(mover)
+        if self._lost():
+            return self._lost() != mover
+        if self._phase == EXTRAS and self._safe(mover):
+            return True
+        return any(self._completes_after(m) for m in self._options())
+
+    def _generate_moves(self) -> list[Move]:
+        b = self._board
+        me, them = self._turn, 3 - self._turn
+        crowns = self._crowns(me)
+        enemy = [j for j, f in enumerate(b) if f is not None and f.owner == them]
+        enemy_crowns = sum(1 for j in enemy if b[j].counts[CROWN])
+        # Enemy figures that could reach each of our crowns on an empty board: only they
+        # can attack it after a move that leaves the crown where it is.
+        threats = {
+            c: [j for j in enemy if _may_reach(b[j], j, c)] for c in crowns
+        }
+        out = []
+        for frm, fig in enumerate(b):
+            if fig is None or fig.owner != me:
+                continue
+            for to in destinations(b, frm, fig):
+                victim = b[to]
+                move = _MOVES[frm, to, victim is not None]
+                if victim is not None and victim.counts[CROWN] and enemy_crowns == 1:
+                    out.append(move)  # the enemy loses its last crown: the game ends (D-10)
+                    continue
+                b[frm], b[to] = None, fig
+                safe = True
+                for c in crowns:
+                    if c == frm:
+                        c = to
+                        attackers = [j for j in enemy if j != to and _may_reach(b[j], j, c)]
+                    else:
+                        attackers = [j for j in threats[c] if j != to]
+                    if any(can_reach(b, j, b[j], c) for j in attackers):
+                        safe = False
+                        break
+                rescue = not safe and any(c == frm or c in _NEAR[to] for c in crowns)
+                b[frm], b[to] = fig, victim
+                if safe or (rescue and self._completes_after(move)):
+                    out.append(move)
+        return out
+
+    def _options(self) -> list[Move]:
+        """The decisions D-7 and D-8 allow now (D-9 not applied)."""
+        if self._opts is None:
+            self._opts = self._list_options()
+        return self._opts
+
+    def _list_options(self) -> list[Move]:
+        b, t = self._board, self._moved
+        fig = b[t]
+        if self._phase == ATTACK:
+            takes = [c for c in _subsets(self._captured.counts) if _fits(_add(fig.counts, c))]
+            return [Move("take", pieces=pieces_str(c)) for c in takes] + [NONE]
+        out = []
+        swap_open, draw_open = self._open
+        if swap_open:
+            for u in _NEAR[t]:
+                other = b[u]
+                if other is None or other.owner != fig.owner:
+                    continue
+                for give, frm, to in ((fig, t, u), (other, u, t)):
+                    take = other if give is fig else fig
+                    for c in _subsets(give.counts):
+                        if _swap_ok(_add(give.counts, c, -1)) and _swap_ok(_add(take.counts, c)):
+                            out.append(Move("swap", CELLS[frm], CELLS[to], False, pieces_str(c)))
+        if draw_open and t // SIZE in _ZONE_ROWS[3 - fig.owner]:
+            for c in _subsets(self._pool):
+                if _fits(_add(fig.counts, c)):
+                    out.append(Move("draw", pieces=pieces_str(c)))
+        return out
+
+    # -- push / pop -------------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        b = self._board
+        saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
+                 self._lost_side)
+        self._opts = None
+        changed: list[tuple[int, Figure | None]] = []
+        kind = move.kind
+        if kind == "move":
+            frm, to = _INDEX[move.frm], _INDEX[move.to]
+            changed = [(frm, b[frm]), (to, b[to])]
+            victim = b[to]
+            b[to], b[frm] = b[frm], None
+            self._moved = to
+            if victim is not None:
+                if victim.counts[CROWN]:
+                    self._lost_side = self._find_lost()
+                self._captured = victim
+                self._phase = ATTACK
+            else:
+                self._enter_extras()
+        elif kind == "take" or (kind == "none" and self._phase == ATTACK):
+            t = self._moved
+            fig = b[t]
+            taken = parse_pieces(move.pieces)
+            changed = [(t, fig)]
+            b[t] = fig._replace(counts=_add(fig.counts, taken))
+            self._pool = _add(self._pool, _add(self._captured.counts, taken, -1))
+            self._captured = None
+            self._enter_extras()
+        elif kind == "swap":
+            frm, to = _INDEX[move.frm], _INDEX[move.to]
+            c = parse_pieces(move.pieces)
+            changed = [(frm, b[frm]), (to, b[to])]
+            b[frm] = b[frm]._replace(counts=_add(b[frm].counts, c, -1))
+            b[to] = b[to]._replace(counts=_add(b[to].counts, c))
+            self._open = (False, self._open[1])
+            self._after_extra()
+        elif kind == "draw":
+            t = self._moved
+            c = parse_pieces(move.pieces)
+            changed = [(t, b[t])]
+            b[t] = b[t]._replace(counts=_add(b[t].counts, c))
+            self._pool = _add(self._pool, c, -1)
+            self._open = (self._open[0], False)
+            self._after_extra()
+        else:
+            self._end_turn()
+        self._stack.append(move)
+        self._undo.append((saved, changed))
+        self._legal = None
+
+    def _enter_extras(self) -> None:
+        self._phase = EXTRAS
+        self._open = (True, True)
+        self._after_extra()
+
+    def _after_extra(self) -> None:
+        if self._lost() or not self._options():
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self._lost():
+            self._phase = EXTRAS  # the game is over; the mover stays on move
+            return
+        self._turn = 3 - self._turn
+        self._phase = MOVE
+        self._moved = -1
+        self._captured = None
+        self._open = (True, True)
+
+    def pop(self) -> Move:
+        move = self._stack.pop()
+        saved, changed = self._undo.pop()
+        for sq, fig in reversed(changed):
+            self._board[sq] = fig
+        (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
+         self._lost_side) = saved
+        self._legal = self._opts = None
+        return move
+
+    def clone(self) -> TesuldaState:
+        other = TesuldaState(list(self._board), self._turn, self._pool)
+        other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
+        other._open, other._lost_side = self._open, self._lost_side
+        other._stack = list(self._stack)
+        other._undo = list(self._undo)
+        other._legal = self._legal
+        return other
+
+    def outcome(self) -> Outcome | None:
+        lost = self._lost()
+        if lost:
+            return Outcome(PLAYERS[2 - lost], "the Prime was captured")
+        if self._phase == MOVE and not self.legal_moves():
+            if self._safe(self._turn):
+                return Outcome(None, "no legal turn, the Prime not attacked")
+            return Outcome(PLAYERS[2 - self._turn], "no legal turn with the Prime attacked")
+        return None
+
+    # -- notation ---------------------------------------------------------------------------
+
+    def move_str(self, move: Move) -> str:
+        return str(move)
+
+    def parse_move(self, text: str) -> Move:
+        if not isinstance(text, str):
+            raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
+        norm = text.strip()
+        if norm.lower() == "none":
+            return NONE
+        m = _MOVE_RE.match(norm.lower())
+        if m:
+            if m[1] == m[3]:
+                raise MoveSyntaxError(f"not a Tesulda move: {text!r}: a move must leave "
+                                      "its square")
+            return _MOVES[_INDEX[m[1]], _INDEX[m[3]], m[2] == "x"]
+        m = _SWAP_RE.match(norm)
+        if m:
+            if m[2] == m[3] or _INDEX[m[3]] not in _NEAR[_INDEX[m[2]]]:
+                raise MoveSyntaxError(f"not a Tesulda swap: {text!r}: {m[2]} and {m[3]} "
+                                      "are not neighbours")
+            return Move("swap", m[2], m[3], False, pieces_str(parse_pieces(m[1])))
+        m = _TAKE_RE.match(norm)
+        if m:
+            return Move(m[1], pieces=pieces_str(parse_pieces(m[2])))
+        raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
+
+    # -- text and pieces --------------------------------------------------------------------
+
+    def position_str(self) -> str:
+        sides = []
+        for side, player in enumerate(PLAYERS, start=1):
+            figs = [f"{CELLS[i]}={f}" for i, f in enumerate(self._board)
+                    if f is not None and f.owner == side]
+            sides.append(f"{player}:{','.join(figs)}")
+        parts = [*sides, f"pool:{pieces_str(self._pool)}", self.to_move]
+        if self._phase != MOVE:
+            parts.append(f"moved:{CELLS[self._moved]}")
+            if self._phase == ATTACK:
+                parts.append(f"taking:{self._captured}")
+            else:
+                parts.append("open:" + ",".join(
+                    n for n, o in zip(("swap", "draw"), self._open, strict=True) if o))
+        return " ".join(parts)
+
+    def physical(self) -> dict[str, tuple[str, ...]]:
+        return {CELLS[i]: _physical(f) for i, f in enumerate(self._board) if f is not None}
+
+
+_PHYSICAL: dict[Figure, tuple[str, ...]] = {}
+
+
+def _physical(fig: Figure) -> tuple[str, ...]:
+    """A figure's piece names bottom to top: its base, then its pieces."""
+    names = _PHYSICAL.get(fig)
+    if names is None:
+        names = _PHYSICAL[fig] = (
+            f"{PLAYERS[fig.owner - 1]}-{BASES[fig.base]}",
+            *(PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)),
+        )
+    return names
+
+
+def _may_reach(fig: Figure, frm: int, target: int) -> bool:
+    """Whether ``fig`` on ``frm`` could reach ``target`` on some board (no blocking)."""
+    t = traits(fig)
+    dx = abs(target % SIZE - frm % SIZE)
+    dy = abs(target // SIZE - frm // SIZE)
+    if max(dx, dy) > _extent(t) or frm == target:
+        return False
+    if t.minion and (_zone_distance(fig.owner, target // SIZE)
+                     >= _zone_distance(fig.owner, frm // SIZE)):
+        return False
+    if t.dodger:
+        return True
+    if not dx or not dy:
+        return max(dx, dy) == t.straight if t.jumper else max(dx, dy) <= t.straight
+    if dx == dy:
+        return dx == t.diagonal if t.jumper else dx <= t.diagonal
+    return False
+
+
+def new_game(setup: object = None, first: str = "light") -> TesuldaState:
+    """The start position: ``setup`` is a setup text (see :mod:`rules.tesulda_setup`) or
+    ``None`` for the default pattern of D-11; ``first`` is who moves first (D-2)."""
+    from .tesulda_setup import start_board
+
+    if first not in PLAYERS:
+        raise PositionError(f"first must be one of {', '.join(PLAYERS)}, got {first!r}")
+    return TesuldaState(start_board(setup), PLAYERS.index(first) + 1)
+
+
+_POSITION_HELP = ("Tesulda position must be 'light:CELL=FIG,... dark:CELL=FIG,... "
+                  "pool:PIECES PLAYER [moved:CELL taking:FIG | moved:CELL open:swap,draw]'")
+
+
+def from_position(text: str) -> TesuldaState:
+    """Read a position written by ``position_str()``."""
+    parts = text.split() if isinstance(text, str) else []
+    if not 4 <= len(parts) <= 6 or parts[3] not in PLAYERS or len(parts) == 5:
+        raise PositionError(f"{_POSITION_HELP}, got {text!r}")
+    board: list[Figure | None] = [None] * _N
+    for side, (player, part) in enumerate(zip(PLAYERS, parts[:2], strict=True), start=1):
+        label, colon, figs = part.partition(":")
+        if label != player or not colon:
+            raise PositionError(f"expected '{player}:' in Tesulda position, got {part!r}")
+        for item in filter(None, figs.split(",")):
+            cell, eq, fig_text = item.partition("=")
+            if cell not in _INDEX or not eq:
+                raise PositionError(f"{player}: {item!r} must be CELL=FIGURE with a cell "
+                                    "a1..j10")
+            try:
+                fig = parse_figure(fig_text, side)
+            except ValueError as err:
+                raise PositionError(f"{player} {cell}: {err}") from None
+            fault = figure_fault(fig)
+            if fault:
+                raise PositionError(f"{player} {cell}: {fault}")
+            if board[_INDEX[cell]] is not None:
+                raise PositionError(f"square {cell} holds two figures")
+            board[_INDEX[cell]] = fig
+    label, colon, pool_text = parts[2].partition(":")
+    if label != "pool" or not colon:
+        raise PositionError(f"expected 'pool:PIECES' in Tesulda position, got {parts[2]!r}")
+    try:
+        pool = parse_pieces(pool_text)
+    except ValueError as err:
+        raise PositionError(f"pool: {err}") from None
+    state = TesuldaState(board, PLAYERS.index(parts[3]) + 1, pool)
+    if len(parts) == 6:
+        _read_phase(state, parts[4], parts[5])
+    if not state._crowns(1) and not state._crowns(2):
+        raise PositionError("neither side has a crown; a side without one has lost (D-10)")
+    return state
+
+
+def _read_phase(state: TesuldaState, moved: str, rest: str) -> None:
+    label, _, cell = moved.partition(":")
+    if label != "moved" or cell not in _INDEX:
+        raise PositionError(f"expected 'moved:CELL' in Tesulda position, got {moved!r}")
+    t = _INDEX[cell]
+    fig = state._board[t]
+    if fig is None or fig.owner != state._turn:
+        raise PositionError(f"moved:{cell} must hold a figure of {state.to_move}")
+    state._moved = t
+    key, _, value = rest.partition(":")
+    if key == "taking":
+        try:
+            captured = parse_figure(value, 3 - state._turn)
+        except ValueError as err:
+            raise PositionError(f"taking: {err}") from None
+        state._phase, state._captured = ATTACK, captured
+    elif key == "open" and value and set(value.split(",")) <= {"swap", "draw"}:
+        opened = value.split(",")
+        state._phase, state._open = EXTRAS, ("swap" in opened, "draw" in opened)
+    else:
+        raise PositionError(f"expected 'taking:FIGURE' or 'open:swap,draw' in Tesulda "
+                            f"position, got {rest!r}")
