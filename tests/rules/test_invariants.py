@@ -12,7 +12,7 @@ import pytest
 import rules
 
 # Seeded random games per game; Tessella's count is the foundation issue's.
-GAMES_PER_RUN = {"tessella": 1000, "teblo": 60, "telec": 60}
+GAMES_PER_RUN = {"tessella": 1000, "teblo": 60, "telec": 60, "tesulda": 12}
 DEFAULT_GAMES = 200
 MAX_PLIES = 400
 # Whole-turn checks (every reachable turn from a position ends) on the first games only.
