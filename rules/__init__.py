@@ -19,17 +19,18 @@ from types import ModuleType
 
 from .base import CHANCE, GameState, Outcome
 from .errors import (
-    SetupError,
     IllegalMoveError,
     MoveSyntaxError,
     PositionError,
     RulesError,
+    SetupError,
     UnknownGameError,
 )
 
 __all__ = [
     "CHANCE", "GAMES", "GameState", "Outcome", "new_game", "from_position", "game_module",
-    "RulesError", "UnknownGameError", "MoveSyntaxError", "IllegalMoveError", "PositionError", "SetupError",
+    "RulesError", "UnknownGameError", "MoveSyntaxError", "IllegalMoveError", "PositionError",
+    "SetupError",
 ]
 
 # Every game the project knows; a game appears in GAMES once its module exists.

@@ -37,9 +37,9 @@ Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
 >>> state.to_move
 'light'
 >>> [state.move_str(m) for m in state.legal_moves()][:3]
-['none', 'swap:c:b3>a2', 'swap:c:b3>c2']
->>> state.push_str("none"); state.to_move
-'dark'
+['none', 'swap:s:a2>b3', 'swap:ss:a2>b3']
+>>> state.move_str(state.push_str("none")), state.to_move
+('none', 'dark')
 >>> state.physical()["b3"]
 ('light-triangle', 'circle', 'square')
 """

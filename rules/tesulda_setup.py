@@ -9,10 +9,11 @@ comment. Each figure is ``CELL=FIGURE`` in the notation of :mod:`rules.tesulda`:
 
 A side the text does not mention stands in the default pattern (D-11).
 
->>> board = start_board("light e1=Skh")
-Traceback (most recent call last):
-...
-rules.errors.SetupError: setup: light has 1 figures; a side has 20 (6 circle, 6 square, 8 triangle bases) (D-2)
+>>> try:
+...     start_board("light e1=Skh")
+... except SetupError as err:
+...     print(err)
+setup: light has 1 figures; a side has 20 (6 circle, 6 square, 8 triangle bases) (D-2)
 >>> sorted(parse_setup(default_setup_text())) == ["dark", "light"]
 True
 """

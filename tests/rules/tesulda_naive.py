@@ -68,7 +68,8 @@ def paths(cell: str, base: str, pieces: Counter):
     jumper = pieces["diamond"] > 0
     dodger = pieces["trapezoid"] > 0
     x, y = xy(cell)
-    legs = [(ORTHOGONAL, straight, DIAGONALS, diagonal), (DIAGONALS, diagonal, ORTHOGONAL, straight)]
+    legs = [(ORTHOGONAL, straight, DIAGONALS, diagonal),
+            (DIAGONALS, diagonal, ORTHOGONAL, straight)]
     for first_dirs, first_rating, second_dirs, second_rating in legs:
         lengths = [first_rating] if jumper else range(1, first_rating + 1)
         for dx, dy in first_dirs:
@@ -141,8 +142,8 @@ def choices(pieces: Counter) -> list[Counter]:
     for n in (1, 2):
         for combo in combinations_with_replacement(sorted(set(names)), n):
             c = Counter(combo)
-            if all(pieces[k] >= v for k, v in c.items()) and tuple(sorted(c.elements())) not in seen:
-                seen.add(tuple(sorted(c.elements())))
+            if all(pieces[k] >= v for k, v in c.items()) and combo not in seen:
+                seen.add(combo)
                 out.append(c)
     return out
 
