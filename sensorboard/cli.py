@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -61,6 +62,8 @@ def build_parser() -> Parser:
                         "pipeline on a virtual clock; print one JSON line per move, error "
                         "and question, then the final position.")
     common(rp)
+    rp.add_argument("--setup", metavar="FILE", help="the start setup (tesulda: each side's "
+                    "figures; default: the game's default pattern)")
     rp.add_argument("events", help="events file (JSON lines), or - for standard input")
     rp.add_argument("--bounce", type=float, default=0.003, help="switch bounce, seconds")
     rp.add_argument("--seed", type=int, default=0)
@@ -72,6 +75,8 @@ def build_parser() -> Parser:
                      "(default: the game's shipped one)")
     option(run)
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
+    run.add_argument("--setup", metavar="FILE", help="the start setup of a new game "
+                     "(tesulda: each side's figures; default: the game's default pattern)")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0,
                      help="demo speed, more than 0 (default 1: real time; 2: twice as fast)")
@@ -159,10 +164,31 @@ def new_state(args) -> tuple[rules.GameState, dict]:
     return start(args.game, args.option)
 
 
+def read_setup(args) -> None:
+    """``--setup FILE``: read and check the file, then pass it on as the game option
+    ``setup`` (kept in the journal with the other options)."""
+    if not args.setup:
+        return
+    path = args.setup
+    if "setup" not in inspect.signature(rules.game_module(args.game).new_game).parameters:
+        raise UsageError(f"--setup: {args.game} starts from its fixed position and takes "
+                         "no setup")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read the setup file: {e}") from None
+    try:
+        rules.new_game(args.game, setup=text)
+    except rules.RulesError as e:
+        raise UsageError(f"{path}: {e}") from None
+    args.option.append(f"setup={text}")
+
+
 def cmd_replay(args) -> int:
     from sensorboard.replay import parse_events, replay
 
     layout = _layout(args)
+    read_setup(args)
     state, board_opts = new_state(args)
     where = "<stdin>" if args.events == "-" else args.events
     try:
@@ -254,6 +280,10 @@ def cmd_run(args) -> int:
     from sensorboard.live import run_live
 
     settle_run_options(args)
+    if args.setup and args.web:
+        raise UsageError("--setup: the web page starts its games from the default position; "
+                         "run without --web to play a setup")
+    read_setup(args)
     if not args.web:
         return run_live(args, _layout(args))
     from sensorboard.web import WebError, run_web
