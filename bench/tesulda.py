@@ -8,7 +8,8 @@ Prints markdown table rows (date, machine, measure, value):
   with D-9 judged on the completed turn) and at the decisions after a move;
 
 ``--agree`` instead checks the set of distinct turn results against the naive
-implementation on every turn start of 100 seeded random games (40 turns each), the run
+implementation on every turn start of 100 seeded random games (the first 12 turns of
+each; --turns for more), the run
 ``make test`` only samples.
 """
 
@@ -112,7 +113,7 @@ def main() -> None:
     parser.add_argument("--agree", action="store_true",
                         help="run the agreement check on 100 games instead")
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--turns", type=int, default=12)
     args = parser.parse_args()
     if args.agree:
         agree(args.games, args.turns)

@@ -542,11 +542,27 @@ class TesuldaState(GameState):
                     if any(can_reach(b, j, b[j], c) for j in attackers):
                         safe = False
                         break
-                rescue = not safe and any(c == frm or c in _NEAR[to] for c in crowns)
+                rescue = not safe and self._may_rescue(crowns, frm, to)
                 b[frm], b[to] = fig, victim
                 if safe or (rescue and self._completes_after(move)):
                     out.append(move)
         return out
+
+    def _may_rescue(self, crowns: list[int], frm: int, to: int) -> bool:
+        """After the move ``frm``-``to`` (on the board now), whether a swap could still carry
+        the crown to a square no enemy reaches (D-8, D-9): the moved Prime hands it to a
+        neighbouring friend, or a neighbouring Prime hands it to the moved figure. With
+        several crowns the full search decides."""
+        if len(crowns) != 1:
+            return any(c == frm or c in _NEAR[to] for c in crowns)
+        b, c, them = self._board, crowns[0], 3 - self._turn
+        if c == frm:
+            places = [u for u in _NEAR[to] if b[u] is not None and b[u].owner == self._turn]
+        elif c in _NEAR[to]:
+            places = [to]
+        else:
+            return False
+        return any(not self._attacked(u, them) for u in places)
 
     def _options(self) -> list[Move]:
         """The decisions D-7 and D-8 allow now (D-9 not applied)."""

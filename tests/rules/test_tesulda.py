@@ -102,7 +102,7 @@ def test_reach_agrees_with_naive_paths_for_every_trait_combination():
 def test_turn_results_agree_with_naive_on_random_games():
     """The set of distinct positions complete legal turns leave agrees with the naive
     enumeration. ``make test`` runs the first 3 turns of 12 seeded games; ``bench/tesulda.py
-    --agree`` runs every turn start of 100 games."""
+    --agree`` runs the first 12 turns of 100 games."""
     checked = 0
     for _game, state in random_positions(games=12, turns=3):
         assert naive.fast_turn_results(state) == naive.turn_results(state), state
