@@ -374,6 +374,7 @@ class TesuldaState(GameState):
     NAME = NAME
     PLAYERS = PLAYERS
     GEOMETRY = GEOMETRY
+    TURN_DECISIONS = 4  # the move, the attack choice, then swap and draw (or none)
 
     def __init__(self, board: list, turn: int = 1, pool: tuple[int, ...] = (0,) * 7) -> None:
         self._board: list[Figure | None] = board
