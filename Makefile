@@ -21,11 +21,11 @@ run: $(VENV)/.installed
 	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo --web
 
 test: $(VENV)/.installed system-deps
-	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
+	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge tests bench
 	$(PY) -m pytest -n 2
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check rules boards hardware sensorboard tests bench
+	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge tests bench
 
 bench: $(VENV)/.installed
 	for f in bench/*.py; do echo "## $$f"; $(PY) $$f || exit 1; echo; done
