@@ -3,17 +3,20 @@ strip and a button source, all reading from one :class:`~firmware_bridge.link.Li
 
 from __future__ import annotations
 
-from firmware_bridge.link import Link
-from hardware.base import RGB, Address
+from collections import deque
+
+from firmware_bridge.link import Link, Step
+from hardware.base import RGB, Address, Press
 from hardware.leds import MemoryStrip
 
 
 class SerialMatrix:
-    """``read()`` gives the closed cells as the board reported them, one board scan per
-    call: changes the board saw in separate scans never merge on the host.
+    """``read()`` gives the closed cells as the board reported them. Everything that has
+    arrived is handed over at once, except that a cell never changes twice in one read:
+    a piece lifted and put back between two host scans is read as a lift, then a place.
 
     The board debounces every cell itself (its hello says how long), so the host's
-    debouncer can pass changes straight through.
+    debouncer can pass changes straight through (``Hardware.debounce_s = 0``).
     """
 
     def __init__(self, link: Link, rows: int, cols: int) -> None:
@@ -21,17 +24,28 @@ class SerialMatrix:
         self.rows = rows
         self.cols = cols
         self._closed: frozenset[Address] = frozenset()
+        self._waiting: deque[Step] = deque()
 
     def read(self) -> frozenset[Address]:
-        step = self.link.next_step()
-        if step is not None:
+        while (step := self.link.next_step()) is not None:
+            self._waiting.append(step)
+        closed = set(self._closed)
+        touched: set[Address] = set()
+        while self._waiting:
+            step = self._waiting[0]
             if step.snapshot is not None:
-                self._closed = step.snapshot
+                after = set(step.snapshot)
             else:
-                closed = set(self._closed)
+                after = set(closed)
                 for addr, shut in step.changes.items():
-                    (closed.add if shut else closed.discard)(addr)
-                self._closed = frozenset(closed)
+                    (after.add if shut else after.discard)(addr)
+            moved = after ^ closed
+            if moved & touched:
+                break
+            touched |= moved
+            closed = after
+            self._waiting.popleft()
+        self._closed = frozenset(closed)
         return self._closed
 
     def close(self) -> None:
@@ -53,3 +67,22 @@ class SerialStrip(MemoryStrip):
 
     def acked(self) -> list[RGB] | None:
         return self.link.acked_frame()
+
+
+def press_of(name: str) -> Press:
+    """A button name from the board's hello as a press: ``clock`` or ``clock:red``."""
+    button, _, player = name.partition(":")
+    return Press(button, player or None)
+
+
+class SerialButtons:
+    """The board's buttons (it debounces them): each press once, oldest first."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+
+    def poll(self, now: float) -> list[Press]:
+        return [press_of(name) for name in self.link.presses()]
+
+    def settled(self) -> bool:
+        return True

@@ -50,6 +50,7 @@ class EmulatorProcess:
         self._lock = threading.Lock()
         self.tty: str | None = None
         self.boots = 0
+        self.plugged_at = 0.0  # time.monotonic() of the last plug-in
         self._plugged = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
         if not self._plugged.wait(10.0):
@@ -60,7 +61,7 @@ class EmulatorProcess:
         for line in self.proc.stdout:
             item = json.loads(line)
             if "tty" in item:
-                self.tty, self.boots = item["tty"], item["boot"]
+                self.tty, self.boots, self.plugged_at = item["tty"], item["boot"], item["at"]
                 self._plugged.set()
             else:
                 self._replies.put(item)

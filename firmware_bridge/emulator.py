@@ -19,7 +19,8 @@ with ``{"ok": OP, "at": <time.monotonic() when done>}`` (plus what it asks for):
   loses power; magnets still move; then a new pty (a new name) and a fresh boot
 * ``{"op": "restart"}``: the microcontroller resets; the pty stays
 * ``{"op": "fault", "kind": "drop" | "corrupt" | "truncate", "count": n}``: the next n
-  frames to the host are lost, get a byte flipped, or stop half-way
+  frames to the host are lost, get a byte flipped, or stop half-way; ``corrupt_in``: the
+  next n chunks from the host get a byte flipped
 * ``{"op": "noise", "hex": "..."}``: raw bytes onto the line
 * ``{"op": "quit"}``
 
@@ -122,6 +123,7 @@ class Emulator:
         for addr in args.magnet:
             self.board.place(addr)
         self.faults: list[str] = []
+        self.in_faults = 0
         self.master: int | None = None
         self.slave: int | None = None
         self.fw = None
@@ -153,7 +155,7 @@ class Emulator:
         tmp.replace(link)
         self.sel.register(self.master, selectors.EVENT_READ, "pty")
         self.boot()
-        self.say({"tty": name, "boot": self.boots})
+        self.say({"tty": name, "boot": self.boots, "at": time.monotonic()})
 
     def unplug(self) -> None:
         Path(self.args.link).unlink(missing_ok=True)
@@ -213,6 +215,8 @@ class Emulator:
             self.plug_at = time.monotonic() + float(cmd.get("seconds", 1.0))
         elif op == "restart":
             self.boot()
+        elif op == "fault" and cmd["kind"] == "corrupt_in":
+            self.in_faults += int(cmd.get("count", 1))
         elif op == "fault":
             self.faults += [cmd["kind"]] * int(cmd.get("count", 1))
         elif op == "noise":
@@ -245,6 +249,10 @@ class Emulator:
                         data = os.read(self.master, 4096)
                     except (BlockingIOError, OSError):
                         data = b""
+                    if data and self.in_faults:
+                        self.in_faults -= 1
+                        i = len(data) // 2
+                        data = data[:i] + bytes(((data[i] ^ 0x5A) or 1,)) + data[i + 1:]
                     if data and self.fw is not None:
                         self.fw.receive(data, self.fw_module.ticks_ms())
             now = time.monotonic()

@@ -118,10 +118,25 @@ class Link:
         with self._lock:
             return None if self._acked_frame is None else list(self._acked_frame)
 
+    def closed_cells(self) -> frozenset[Address]:
+        """The closed cells as the link knows them now (steps not yet read included)."""
+        return self._mirror
+
+    def held(self) -> set[str]:
+        """The buttons held down now."""
+        names = self.hello.buttons if self.hello else ()
+        return {name for k, name in enumerate(names) if self._held_buttons >> k & 1}
+
     def connected(self) -> bool:
         return self._serial is not None and self.last_seq is not None
 
-    def close(self) -> None:
+    def close(self, flush: float = 0.5) -> None:
+        """Stop the link, after up to ``flush`` seconds for the last LED frame's ack."""
+        end = time.monotonic() + flush
+        while self._frame is not None and self.connected() and time.monotonic() < end \
+                and not (self._sent is not None and self._sent[1] == self._frame
+                         and self._acked == self._sent[0]):
+            time.sleep(0.005)
         self._closing = True
         self._wake.set()
         if self._thread is not None:

@@ -63,6 +63,8 @@ class HardwareConfig:
     led_pin: the NeoPixel data pin, overriding the layout's.
     brightness: the strip's overall brightness, 0..1.
     button_window_s: how long a button must hold before it counts as pressed.
+    serial_port: where the ``serial`` backend finds its microcontroller (a path,
+    ``serial=NUMBER``, ``VID:PID``, ``auto``, or ``emulator``; see firmware_bridge.ports).
     """
 
     scan_period: float = 0.002
@@ -75,6 +77,7 @@ class HardwareConfig:
     led_pin: str | None = None
     brightness: float = 0.3
     button_window_s: float = 0.02
+    serial_port: str = "auto"
 
 
 CHOICES = {"scan": ("auto", "group", "per-pin"), "pull": ("down", "off")}
@@ -101,6 +104,8 @@ def hardware_config(table: dict, base: HardwareConfig | None = None) -> Hardware
             value = float(value)
         elif key == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"seed: must be a whole number, got {value!r}")
+        elif key == "serial_port" and not isinstance(value, str):
+            raise ValueError(f"serial_port: must be text like \"auto\", got {value!r}")
         elif key == "led_pin" and not isinstance(value, str):
             raise ValueError(f"led_pin: must be a pin name like \"D18\", got {value!r}")
         values[key] = value
@@ -167,6 +172,9 @@ BUILTIN: dict[str, BackendSpec] = {
     "gpio": BackendSpec("gpio", "hardware.gpio:open_gpio", "hardware.rigs:LgpioRig",
                         "a switch matrix on the Raspberry Pi's pins, NeoPixels, buttons",
                         ("hardware.rigs:LgpioPerPinRig", "hardware.rigs:GpioRig")),
+    "serial": BackendSpec("serial", "firmware_bridge.backend:open_serial",
+                          "firmware_bridge.rig:SerialRig",
+                          "a Raspberry Pi Pico scans the matrix and drives the LEDs over USB"),
 }
 _registered: dict[str, BackendSpec] = {}
 

@@ -7,11 +7,12 @@ import inspect
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import rules
 from boards.layout import LayoutError, layout_for_game, load_layout, shipped_layouts
-from hardware.backends import BackendError, backend_names
+from hardware.backends import BackendError, HardwareConfig, backend_names
 from sensorboard.config import ConfigError
 from sensorboard.service import ServiceError
 
@@ -95,7 +96,10 @@ def build_parser() -> Parser:
                      help="serve the board as a web page (live view and simulator)")
     run.add_argument("--host",
                      help="address the page listens on (default 127.0.0.1, this machine only)")
-    run.add_argument("--port", type=int, help="port of the page (default 8080)")
+    run.add_argument("--port", help="port of the page (default 8080); a name instead of a "
+                     "number is the serial port, as --serial-port")
+    run.add_argument("--serial-port", help="the serial backend's board: a path, serial=NUMBER, "
+                     "VID:PID, auto (default) or emulator (the firmware on a simulated board)")
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
     run.set_defaults(hardware=None)  # the config file's [hardware] table
@@ -236,6 +240,13 @@ def settle_run_options(args) -> None:
     settings = load_config(args.config) if args.config else {}
     records_key = f"{args.config}: records" if args.records is None and "records" in settings \
         else "records"
+    if args.port is not None and not args.port.isdigit():
+        if args.serial_port is not None:
+            raise UsageError("sensorboard run: --port names a serial port and so does "
+                             "--serial-port; give one")
+        args.serial_port, args.port = args.port, None
+    if args.port is not None:
+        args.port = int(args.port)
     for key, default in RUN_DEFAULTS.items():
         if getattr(args, key) is None:
             setattr(args, key, settings.get(key, default))
@@ -257,6 +268,8 @@ def settle_run_options(args) -> None:
     if not args.speed > 0:  # also refuses nan
         raise UsageError(f"sensorboard run: --speed {args.speed:g}: the demo speed must be "
                          "more than 0 (1 is real time, 2 twice as fast)")
+    if args.serial_port is not None:
+        args.hardware = replace(args.hardware or HardwareConfig(), serial_port=args.serial_port)
     fault = records_fault(args.records)
     if fault:
         raise UsageError(f"{records_key}: cannot write game records in {args.records} "
