@@ -7,6 +7,9 @@ GAME ?= tessella
 export BLINKA_OS_AGNOSTIC := 1
 
 .PHONY: run test lint bench system-deps clean
+# The MicroPython WebAssembly port the firmware tests run on (npm, into .cache/npm).
+MICROPYTHON_WASM := @micropython/micropython-webassembly-pyscript@1.27.0
+NPM_DIR := .cache/npm
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +20,16 @@ $(VENV)/.installed: pyproject.toml
 system-deps:
 	bash .ci/system-deps
 
+$(NPM_DIR)/.installed: Makefile
+	mkdir -p $(NPM_DIR)
+	npm install --silent --no-audit --no-fund --prefix $(NPM_DIR) $(MICROPYTHON_WASM)
+	touch $@
+
 run: $(VENV)/.installed
 	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo --web
 
 test: $(VENV)/.installed system-deps
+	$(MAKE) $(NPM_DIR)/.installed
 	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge tests bench
 	$(PY) -m pytest -n 2
 
