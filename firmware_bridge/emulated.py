@@ -88,6 +88,11 @@ class EmulatorProcess:
     def lift(self, addr: Address) -> float:
         return self.command("lift", addr=list(addr))["at"]
 
+    def script(self, steps: list[tuple[str, Address]], hold: float = 0.03) -> None:
+        """Move magnets one after the other (``("place", addr)``, ``("lift", addr)``),
+        each state held ``hold`` seconds on the board; returns at once."""
+        self.command("script", steps=[[op, list(a)] for op, a in steps], hold=hold)
+
     def bounce(self, seconds: float) -> None:
         self.command("bounce", seconds=seconds)
 

@@ -12,6 +12,9 @@ Commands on standard input, one JSON object a line; each is answered on standard
 with ``{"ok": OP, "at": <time.monotonic() when done>}`` (plus what it asks for):
 
 * ``{"op": "place", "addr": [r, c]}``, ``{"op": "lift", "addr": [r, c]}``: a magnet
+* ``{"op": "script", "steps": [["place", [r, c]], ["lift", [r, c]], ...], "hold": 0.03}``:
+  magnets moved one after the other, each state held until the firmware has scanned it
+  for ``hold`` seconds (a stalled process stretches the holds, never squeezes them)
 * ``{"op": "bounce", "seconds": 0.003}``: how long contacts bounce from now on
 * ``{"op": "press", "button": 0, "down": true}``: hold a button (or let it go)
 * ``{"op": "leds"}``: answers ``"leds": [[r, g, b], ...]`` as the NeoPixels show them
@@ -124,6 +127,11 @@ class Emulator:
             self.board.place(addr)
         self.faults: list[str] = []
         self.in_faults = 0
+        self.script: list[tuple[str, tuple[int, int]]] = []
+        self.script_hold = 0.03
+        self.script_at: float | None = 0.0
+        self.last_scan = 0.0
+        self.last_tty: str | None = None
         self.master: int | None = None
         self.slave: int | None = None
         self.fw = None
@@ -145,9 +153,16 @@ class Emulator:
     # -- the cable and the power ----------------------------------------------------------
     def plug(self) -> None:
         self.master, self.slave = os.openpty()
+        if os.ttyname(self.slave) == self.last_tty:
+            # the kernel gave the old number back; a real host often does not (the old
+            # node is still held open), and the host must cope with either
+            spare = self.master, self.slave
+            self.master, self.slave = os.openpty()
+            os.close(spare[0])
+            os.close(spare[1])
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
-        name = os.ttyname(self.slave)
+        name = self.last_tty = os.ttyname(self.slave)
         link = Path(self.args.link)
         tmp = link.with_name(link.name + ".new")
         tmp.unlink(missing_ok=True)
@@ -203,6 +218,9 @@ class Emulator:
             self.board.place(tuple(cmd["addr"]))
         elif op == "lift":
             self.board.lift(tuple(cmd["addr"]))
+        elif op == "script":
+            self.script += [(step[0], tuple(step[1])) for step in cmd["steps"]]
+            self.script_hold = float(cmd.get("hold", 0.03))
         elif op == "bounce":
             self.board.bounce = float(cmd["seconds"])
         elif op == "press":
@@ -259,10 +277,18 @@ class Emulator:
             if self.plug_at is not None and now >= self.plug_at:
                 self.plug_at = None
                 self.plug()
+            if self.script and self.script_at is not None and self.last_scan >= self.script_at:
+                # the firmware has scanned the last state over its whole hold: go on
+                op, addr = self.script.pop(0)
+                (self.board.place if op == "place" else self.board.lift)(addr)
+                self.script_at = None  # the hold starts at the next scan
             if now >= next_scan:
                 next_scan = max(next_scan + period, now)
                 if self.fw is not None:
                     self.fw.step(self.fw_module.ticks_ms())
+                    self.last_scan = time.monotonic()
+                    if self.script_at is None:
+                        self.script_at = self.last_scan + self.script_hold
                     if self.fw.stopped:
                         self.running = False
         self.unplug()

@@ -264,6 +264,16 @@ class Link:
             self._write(p.sync())
             self._sync_at = now
             return
+        if self.last_seq is not None and snap.seq > self.last_seq \
+                and snap.cause != p.FORGOTTEN:
+            # events were lost after the last one seen: ask for them before believing a
+            # picture that would hide a piece lifted and put back meanwhile
+            if self._gap_at is None:
+                self.stats.gaps += 1
+                self._ask_resend(now)
+            return
+        # adopt after a (re)connect or a restart, or when the board no longer has the events
+        # asked for
         adopt = self.last_seq is None or snap.seq > self.last_seq
         if not adopt and snap.closed != self._mirror:
             self.stats.repairs += 1  # same events seen, different picture: trust the board

@@ -25,6 +25,7 @@ SYNC, RESEND, LED_FULL, LED_DELTA, STOP = 0x81, 0x82, 0x83, 0x84, 0x85
 ERRORS = {1: "damaged frame", 2: "unknown message type", 3: "wrong length",
           4: "stale LED delta", 5: "LED index out of range"}
 E_FRAME, E_STALE = 1, 4
+BEAT, GREETING, ANSWER, FORGOTTEN = 0, 1, 2, 3  # why a snapshot was sent
 
 TICKS_PERIOD = 1 << 30  # the board's millisecond clock wraps here (MicroPython ticks_ms)
 
@@ -51,6 +52,7 @@ class Snapshot(NamedTuple):
     t_ms: int
     held: int  # bit k: button k is down
     closed: frozenset[tuple[int, int]]
+    cause: int = 0  # BEAT, GREETING, ANSWER or FORGOTTEN (answers to a RESEND)
 
 
 class Change(NamedTuple):
@@ -143,13 +145,13 @@ def parse(body: bytes, cols: int = 0) -> Message:
             buttons = tuple(texts[2].split(",")) if texts[2] else ()
             return Hello(proto, rows, ncols, leds, boot, hb, db, texts[0], texts[1], buttons)
         if kind == SNAPSHOT:
-            seq, t, held = struct.unpack("<IIH", rest[:10])
-            bits = rest[10:]
+            seq, t, held, cause = struct.unpack("<IIHB", rest[:11])
+            bits = rest[11:]
             if not cols:
                 raise ProtocolError("snapshot before hello")
             closed = frozenset(divmod(i, cols) for i in range(len(bits) * 8)
                                if bits[i >> 3] >> (i & 7) & 1)
-            return Snapshot(seq, t, held, closed)
+            return Snapshot(seq, t, held, closed, cause)
         if kind == CHANGE:
             seq, t, r, c, closed = struct.unpack("<IIBBB", rest)
             return Change(seq, t, r, c, bool(closed))

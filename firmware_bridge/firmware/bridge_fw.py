@@ -35,6 +35,11 @@ LED_FULL = 0x83
 LED_DELTA = 0x84
 STOP = 0x85
 
+BEAT = 0  # why a snapshot was sent: the heartbeat,
+GREETING = 1  # after the hello,
+ANSWER = 2  # the end of the answer to a RESEND, after the events asked for
+FORGOTTEN = 3  # the answer to a RESEND for events no longer kept
+
 E_FRAME = 1  # a damaged frame arrived (CRC, COBS, too long)
 E_TYPE = 2  # unknown message type
 E_LENGTH = 3  # a message of the wrong length
@@ -81,6 +86,7 @@ class Firmware:
         self.rx = Receiver()
         self.boot = _boot_id()
         self.greeted = False
+        self.boot_since = None
         self.last_snapshot = 0
         self.stopped = False
         for p in rows:
@@ -88,14 +94,15 @@ class Firmware:
 
     # -- one scan -----------------------------------------------------------------------
     def step(self, now):
-        if not self.greeted:
-            self.greet(now)
         self.scan()
+        if not self.greeted:
+            self.settle_boot(now)
+            return
         self.debounce(now)
         if self.buttons:
             self.poll_buttons(now)
         if ticks_diff(now, self.last_snapshot) >= self.heartbeat_ms:
-            self.snapshot(now)
+            self.snapshot(now, BEAT)
 
     def scan(self):
         out = self.pin.OUT
@@ -111,6 +118,18 @@ class Firmware:
                 raw[i] = col.value()
                 i += 1
             row.init(inp, None)
+
+    def settle_boot(self, now):
+        # The state at power-up is the first reading that holds for the debounce window,
+        # so pieces already on the board are in the first snapshot, not reported as news.
+        if self.boot_since is None or self.raw != self.state:
+            self.state = bytearray(self.raw)
+            self.boot_since = now
+        elif ticks_diff(now, self.boot_since) >= self.debounce_ms:
+            if self.buttons:
+                for k in range(len(self.buttons)):
+                    self.b_state[k] = 1 if self.buttons[k][1].value() == 0 else 0
+            self.greet(now)
 
     def debounce(self, now):
         raw = self.raw
@@ -166,9 +185,9 @@ class Firmware:
             data = text.encode()
             body += bytes((len(data),)) + data
         self.send(body)
-        self.snapshot(now)
+        self.snapshot(now, GREETING)
 
-    def snapshot(self, now):
+    def snapshot(self, now, cause):
         self.last_snapshot = now
         bits = bytearray((len(self.state) + 7) // 8)
         for i in range(len(self.state)):
@@ -178,7 +197,7 @@ class Firmware:
         for k in range(len(self.b_state)):
             if self.b_state[k]:
                 held |= 1 << k
-        self.send(struct.pack("<BIIH", SNAPSHOT, self.seq, now, held) + bytes(bits))
+        self.send(struct.pack("<BIIHB", SNAPSHOT, self.seq, now, held, cause) + bytes(bits))
 
     def error(self, code, detail, text):
         self.send(struct.pack("<BBH", ERROR, code, detail & 0xFFFF) + text.encode())
@@ -193,6 +212,8 @@ class Firmware:
 
     def handle(self, body, now):
         kind = body[0]
+        if not self.greeted:
+            return  # the greeting comes by itself once the board has settled
         if kind == SYNC:
             self.greet(now)
         elif kind == RESEND:
@@ -200,11 +221,14 @@ class Firmware:
                 return self.error(E_LENGTH, kind, "resend: 5 bytes expected")
             since = struct.unpack("<I", body[1:5])[0]
             old = self.history
-            if since < self.seq and old and old[0][0] <= since + 1:
-                for seq, event in old:
-                    if seq > since:
-                        self.send(event)
-            self.snapshot(now)
+            if since >= self.seq:
+                return self.snapshot(now, ANSWER)
+            if not old or old[0][0] > since + 1:
+                return self.snapshot(now, FORGOTTEN)
+            for seq, event in old:
+                if seq > since:
+                    self.send(event)
+            self.snapshot(now, ANSWER)
         elif kind == LED_FULL:
             self.led_full(body)
         elif kind == LED_DELTA:

@@ -88,17 +88,17 @@ def test_the_firmware_speaks_the_protocol_under_micropython(tmp_path):
     hexed = lambda body: p.encode(body).hex()  # noqa: E731
     full = p.led_full(1, [(255, 0, 0)] + [(0, 0, 0)] * 39 + [(0, 0, 100)])
     commands = [
-        ("mark", "boot"), ("step", 0),
-        ("mark", "place"), ("place", 2, 3), *steps(2, 30),
-        ("mark", "bounce"), ("place", 4, 4), ("step", 30), ("step", 32),
-        ("lift", 4, 4), *steps(34, 60),
+        ("place", 5, 5), ("mark", "boot"), *steps(0, 12),
+        ("mark", "place"), ("lift", 5, 5), ("place", 2, 3), *steps(12, 40),
+        ("mark", "bounce"), ("place", 4, 4), ("step", 40), ("step", 42),
+        ("lift", 4, 4), *steps(44, 60),
         ("mark", "two at once"), ("place", 0, 0), ("lift", 2, 3), *steps(60, 80),
         ("mark", "led full"), ("recv", hexed(full), 80), ("leds",),
         ("mark", "led delta"), ("recv", hexed(p.led_delta(2, 1, [(1, (0, 255, 0))])), 81),
         ("leds",),
         ("mark", "stale delta"), ("recv", hexed(p.led_delta(3, 1, [(2, (9, 9, 9))])), 82),
         ("mark", "damaged"), ("recv", hexed(p.sync())[:-6] + "77" + "00", 83),
-        ("mark", "resend"), ("recv", hexed(p.resend(1)), 84),
+        ("mark", "resend"), ("recv", hexed(p.resend(2)), 84),
         ("mark", "button"), ("press", 17, True), *steps(86, 120),
         ("press", 17, False), *steps(120, 150),
         ("mark", "heartbeat"), *steps(150, 420, 10),
@@ -114,18 +114,18 @@ def test_the_firmware_speaks_the_protocol_under_micropython(tmp_path):
     assert (hello.protocol, hello.rows, hello.cols, hello.leds) == (1, 7, 6, 41)
     assert hello.board_id == "e6614c311b6b8f2a" and hello.buttons == ("clock",)
     assert hello.firmware and hello.heartbeat_ms == 250 and hello.debounce_ms == 10
-    assert snap == p.Snapshot(0, 0, 0, frozenset())
+    # a piece on the board at power-up is in the first snapshot, once it has held 10 ms
+    assert snap == p.Snapshot(0, 10, 0, frozenset({(5, 5)}), p.GREETING)
 
     changes = [m for m in section(items, "place") if isinstance(m, p.Change)]
-    assert len(changes) == 1
-    assert changes[0][:1] == (1,) and changes[0][2:] == (2, 3, True)
-    assert changes[0].t_ms == 12  # first seen at 2 ms, held for the 10 ms window
+    assert [(m.seq, m.t_ms, m.row, m.col, m.closed) for m in changes] == [
+        (1, 22, 2, 3, True), (2, 22, 5, 5, False)]  # seen at 12 ms, held for 10 ms
 
     assert [m for m in section(items, "bounce") if isinstance(m, p.Change)] == []
 
     both = [m for m in section(items, "two at once") if isinstance(m, p.Change)]
-    assert [(m.seq, m.row, m.col, m.closed) for m in both] == [(2, 0, 0, True),
-                                                              (3, 2, 3, False)]
+    assert [(m.seq, m.row, m.col, m.closed) for m in both] == [(3, 0, 0, True),
+                                                              (4, 2, 3, False)]
     assert both[0].t_ms == both[1].t_ms  # one scan: the host takes them together
 
     ack, leds = section(items, "led full")
@@ -143,15 +143,17 @@ def test_the_firmware_speaks_the_protocol_under_micropython(tmp_path):
     assert isinstance(damaged, p.Error) and damaged.code == p.E_FRAME
 
     replay = section(items, "resend")
-    assert [m.seq for m in replay[:-1]] == [2, 3]  # the events after 1, then a snapshot
-    assert replay[-1].seq == 3 and replay[-1].closed == {(0, 0)}
+    assert [m.seq for m in replay[:-1]] == [3, 4]  # the events after 2, then a snapshot
+    assert replay[-1][:2] == (4, 84) and replay[-1].closed == {(0, 0)}
+    assert replay[-1].cause == p.ANSWER
 
     presses = [m for m in section(items, "button") if isinstance(m, p.Button)]
     assert [(m.index, m.down) for m in presses] == [(0, True), (0, False)]
-    assert presses[0].seq == 4
+    assert presses[0].seq == 5
 
     beats = [m for m in section(items, "heartbeat") if isinstance(m, p.Snapshot)]
-    assert len(beats) == 1 and beats[0].closed == {(0, 0)} and beats[0].seq == 5
+    assert len(beats) == 1 and beats[0].closed == {(0, 0)} and beats[0].seq == 6
+    assert beats[0].cause == p.BEAT
     hello2, snap2 = section(items, "sync")
-    assert hello2 == hello and snap2.seq == 5
+    assert hello2 == hello and snap2.seq == 6
     assert section(items, "stop") == ["STOPPED True"]

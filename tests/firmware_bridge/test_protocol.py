@@ -85,8 +85,8 @@ def test_messages_round_trip_through_the_firmware_encoders():
     assert body.hex() == "8409000800" + "0300010203" + "2800000000"
     assert p.parse(bytes.fromhex("03 05000000 e8030000 02 03 01")) == p.Change(5, 1000, 2, 3,
                                                                              True)
-    snap = p.parse(bytes.fromhex("02 07000000 10000000 0100 0102"), cols=6)
-    assert snap == p.Snapshot(7, 16, 1, frozenset({(0, 0), (1, 3)}))
+    snap = p.parse(bytes.fromhex("02 07000000 10000000 0100 02 0102"), cols=6)
+    assert snap == p.Snapshot(7, 16, 1, frozenset({(0, 0), (1, 3)}), p.ANSWER)
     with pytest.raises(p.ProtocolError, match="type 0x03"):
         p.parse(bytes.fromhex("03 0500"))
     with pytest.raises(p.ProtocolError, match="unknown message type 0x7f"):
