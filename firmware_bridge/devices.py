@@ -3,20 +3,20 @@ strip and a button source, all reading from one :class:`~firmware_bridge.link.Li
 
 from __future__ import annotations
 
-from collections import deque
-
-from firmware_bridge.link import Link, Step
+from firmware_bridge.link import Link
 from hardware.base import RGB, Address, Press
 from hardware.leds import MemoryStrip
 
 
 class SerialMatrix:
-    """``read()`` gives the closed cells as the board reported them. Everything that has
-    arrived is handed over at once, except that a cell never changes twice in one read:
-    a piece lifted and put back between two host scans is read as a lift, then a place.
+    """``read()`` gives the closed cells as the board reported them, one scan of the board
+    per call: changes the board saw at different times reach the host in different reads,
+    in their order (a piece lifted and put back is a lift, then a place), however late
+    they arrive. The host reads every 2 ms and the board reports at most one scan per
+    2 ms, so a backlog (after a resend) drains at once.
 
     The board debounces every cell itself (its hello says how long), so the host's
-    debouncer can pass changes straight through (``Hardware.debounce_s = 0``).
+    debouncer passes changes straight through (the backend sets ``debounce`` to 0).
     """
 
     def __init__(self, link: Link, rows: int, cols: int) -> None:
@@ -24,28 +24,17 @@ class SerialMatrix:
         self.rows = rows
         self.cols = cols
         self._closed: frozenset[Address] = frozenset()
-        self._waiting: deque[Step] = deque()
 
     def read(self) -> frozenset[Address]:
-        while (step := self.link.next_step()) is not None:
-            self._waiting.append(step)
-        closed = set(self._closed)
-        touched: set[Address] = set()
-        while self._waiting:
-            step = self._waiting[0]
+        step = self.link.next_step()
+        if step is not None:
             if step.snapshot is not None:
-                after = set(step.snapshot)
+                self._closed = step.snapshot
             else:
-                after = set(closed)
+                closed = set(self._closed)
                 for addr, shut in step.changes.items():
-                    (after.add if shut else after.discard)(addr)
-            moved = after ^ closed
-            if moved & touched:
-                break
-            touched |= moved
-            closed = after
-            self._waiting.popleft()
-        self._closed = frozenset(closed)
+                    (closed.add if shut else closed.discard)(addr)
+                self._closed = frozenset(closed)
         return self._closed
 
     def close(self) -> None:

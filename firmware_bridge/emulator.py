@@ -11,10 +11,11 @@ udev's ``/dev/serial/by-id`` names.
 Commands on standard input, one JSON object a line; each is answered on standard output
 with ``{"ok": OP, "at": <time.monotonic() when done>}`` (plus what it asks for):
 
-* ``{"op": "place", "addr": [r, c]}``, ``{"op": "lift", "addr": [r, c]}``: a magnet
+* ``{"op": "place", "addr": [r, c]}``, ``{"op": "lift", "addr": [r, c]}``: a magnet;
+  ``{"op": "place_many", "addrs": [[r, c], ...]}``: several at the same instant
 * ``{"op": "script", "steps": [["place", [r, c]], ["lift", [r, c]], ...], "hold": 0.03}``:
-  magnets moved one after the other, each state held until the firmware has scanned it
-  for ``hold`` seconds (a stalled process stretches the holds, never squeezes them)
+  magnets moved one after the other, each state held ``hold`` seconds and until the
+  firmware has reported it (a stalled process stretches the holds, never squeezes them)
 * ``{"op": "bounce", "seconds": 0.003}``: how long contacts bounce from now on
 * ``{"op": "press", "button": 0, "down": true}``: hold a button (or let it go)
 * ``{"op": "leds"}``: answers ``"leds": [[r, g, b], ...]`` as the NeoPixels show them
@@ -129,8 +130,8 @@ class Emulator:
         self.in_faults = 0
         self.script: list[tuple[str, tuple[int, int]]] = []
         self.script_hold = 0.03
-        self.script_at: float | None = 0.0
-        self.last_scan = 0.0
+        self.script_at = 0.0
+        self.script_cell: tuple[int, bool] | None = None
         self.last_tty: str | None = None
         self.master: int | None = None
         self.slave: int | None = None
@@ -216,6 +217,9 @@ class Emulator:
         reply: dict = {}
         if op == "place":
             self.board.place(tuple(cmd["addr"]))
+        elif op == "place_many":
+            for addr in cmd["addrs"]:
+                self.board.place(tuple(addr))
         elif op == "lift":
             self.board.lift(tuple(cmd["addr"]))
         elif op == "script":
@@ -245,6 +249,13 @@ class Emulator:
         else:
             raise ValueError(f"unknown op {op!r}")
         self.say({"ok": op, "at": time.monotonic(), **reply})
+
+    def reported(self) -> bool:
+        """Whether the firmware has reported the script's last step (debounced it)."""
+        if self.script_cell is None:
+            return True
+        i, closed = self.script_cell
+        return bool(self.fw.state[i]) == closed
 
     # -- the loop ----------------------------------------------------------------------------
     def run(self) -> None:
@@ -277,18 +288,16 @@ class Emulator:
             if self.plug_at is not None and now >= self.plug_at:
                 self.plug_at = None
                 self.plug()
-            if self.script and self.script_at is not None and self.last_scan >= self.script_at:
-                # the firmware has scanned the last state over its whole hold: go on
+            if self.script and self.fw is not None and self.reported() \
+                    and now >= self.script_at:
                 op, addr = self.script.pop(0)
                 (self.board.place if op == "place" else self.board.lift)(addr)
-                self.script_at = None  # the hold starts at the next scan
+                self.script_cell = (addr[0] * self.args.cols + addr[1], op == "place")
+                self.script_at = now + self.script_hold
             if now >= next_scan:
                 next_scan = max(next_scan + period, now)
                 if self.fw is not None:
                     self.fw.step(self.fw_module.ticks_ms())
-                    self.last_scan = time.monotonic()
-                    if self.script_at is None:
-                        self.script_at = self.last_scan + self.script_hold
                     if self.fw.stopped:
                         self.running = False
         self.unplug()

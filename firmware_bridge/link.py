@@ -96,6 +96,11 @@ class Link:
         with self._lock:
             return self._steps.popleft() if self._steps else None
 
+    def pending(self) -> int:
+        """Steps received and not read yet."""
+        with self._lock:
+            return len(self._steps)
+
     def presses(self) -> list[str]:
         """Buttons pressed since the last call (names as the board's hello gives them)."""
         out = []

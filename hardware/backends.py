@@ -117,8 +117,10 @@ class Hardware:
     """An opened backend: the sensor matrix, the LED strip, the buttons (or None).
 
     ``magnets`` is the simulated board (place/lift magnets) on simulated backends and None
-    on real ones. ``close()`` darkens the LEDs and releases everything; calling it again
-    does nothing.
+    on real ones. ``config`` is how it is driven: the config it was opened with, unless
+    the opener says otherwise (a microcontroller that debounces itself sets ``debounce``
+    to 0 for the host). ``close()`` darkens the LEDs and releases everything; calling it
+    again does nothing.
     """
 
     name: str
@@ -127,7 +129,7 @@ class Hardware:
     buttons: ButtonSource | None = None
     magnets: Any = None
     closers: list[Callable[[], None]] = field(default_factory=list)
-    config: HardwareConfig = field(default_factory=lambda: HardwareConfig())
+    config: HardwareConfig | None = None  # open_backend fills in the config it was given
     closed: bool = False
 
     def close(self) -> None:
@@ -223,5 +225,6 @@ def open_backend(name: str, layout: Any, config: HardwareConfig | None = None,
     config = config or HardwareConfig()
     hardware = opener(layout, config, clock or RealClock())
     hardware.name = name
-    hardware.config = config
+    if hardware.config is None:
+        hardware.config = config
     return hardware

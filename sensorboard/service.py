@@ -104,7 +104,7 @@ class BoardService:
         self.sim = hardware.magnets
         if self.sim is not None:
             self._set_up_pieces(state if pieces is None else pieces)
-        self.config = hardware.config
+        self.config = hardware.config or HardwareConfig()
         self.scan_period = self.config.scan_period
         debounce = self.config.debounce
         if self.analog:

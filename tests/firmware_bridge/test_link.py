@@ -137,7 +137,7 @@ def test_a_damaged_led_frame_from_the_host_is_sent_again(emu, host):
 def test_buttons_come_through_as_presses(emu, host):
     buttons = SerialButtons(host.link)
     emu.press("clock:red")
-    time.sleep(0.05)
+    assert wait_for(lambda: host.link.held() == {"clock:red"}, 2.0)
     emu.press("clock:red", down=False)
     emu.press("clock")
     assert wait_for(lambda: host.link.held() == {"clock"}, 2.0)

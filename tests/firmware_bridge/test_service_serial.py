@@ -39,7 +39,8 @@ def play(service, events, faults=None):
     emulator = service.sim.emulator
     start = time.monotonic()
     for k, ev in enumerate(events):
-        run_for(service, max(0.0, start + ev["t"] / SPEED - time.monotonic()), out)
+        # a few scans at least, as a host keeps scanning however late the script runs
+        run_for(service, max(0.01, start + ev["t"] / SPEED - time.monotonic()), out)
         if faults is not None:
             faults(k, emulator)
         out += demos.apply(service, ev)
