@@ -40,7 +40,8 @@ class PortSpec:
     def parse(cls, text: str) -> PortSpec:
         text = text.strip()
         if not text:
-            raise PortError("serial port: empty; give a path, serial=NUMBER, VID:PID or auto")
+            raise PortError("serial port: empty; give a path, serial=NUMBER, VID:PID, auto or "
+                            "emulator")
         if text == "auto":
             return cls()
         if text.startswith("serial="):
@@ -54,7 +55,8 @@ class PortSpec:
         if text.startswith("/") or re.fullmatch(r"COM\d+", text):
             return cls(path=text)
         raise PortError(f"serial port {text!r}: give a device path (/dev/ttyACM0), "
-                        "serial=NUMBER, VID:PID (2e8a:0005) or auto")
+                        "serial=NUMBER, VID:PID (2e8a:0005), auto, or emulator (the firmware "
+                        "on a simulated board)")
 
     def __str__(self) -> str:
         if self.path:

@@ -30,7 +30,10 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     (["--layout", str(LAYOUTS / "tulaga.toml")],
      f"sensorboard: {LAYOUTS / 'tulaga.toml'}: this layout is made for tulaga, not tessella; "
      "use --game tulaga or a tessella layout"),
-    (["--backend", "usb"], "sensorboard: unknown backend 'usb'; valid backends: sim, gpio"),
+    (["--backend", "usb"], "sensorboard: unknown backend 'usb'; valid backends: sim, gpio, serial"),
+    (["--backend", "serial", "--port", "ttyACM0"],
+     "sensorboard: serial port 'ttyACM0': give a device path (/dev/ttyACM0), serial=NUMBER, "
+     "VID:PID (2e8a:0005), auto, or emulator (the firmware on a simulated board)"),
 ])
 def test_bad_options_one_line_exit_2_no_record_left(tmp_path, capsys, args, message):
     records = tmp_path / "rec"
