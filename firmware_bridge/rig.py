@@ -29,7 +29,7 @@ class EmulatedMagnets:
         self._bounce = bounce
         self._count: dict[Address, int] = {}
         self._batch: list[Address] | None = None
-        self._moved_at = float("-inf")
+        self.moved_at = float("-inf")
 
     @property
     def bounce(self) -> float:
@@ -57,7 +57,7 @@ class EmulatedMagnets:
         if self._batch is not None:
             self._batch.append(addr)
             return
-        self._moved_at = self.emulator.place(addr)
+        self.moved_at = self.emulator.place(addr)
         if n == 0 and self.link.connected():
             wait_for(lambda: addr in self.seen(), REACH_S)
 
@@ -65,7 +65,7 @@ class EmulatedMagnets:
         n = self._count.get(addr, 0)
         if n == 0:
             raise ValueError(f"no magnet to lift at {addr}")
-        self._moved_at = self.emulator.lift(addr)
+        self.moved_at = self.emulator.lift(addr)
         if n == 1:
             del self._count[addr]
             if self.link.connected():
@@ -81,7 +81,7 @@ class EmulatedMagnets:
         read yet, nor before a lost last frame could be repaired (the next heartbeat)."""
         if self.link.pending():
             return float("inf")
-        return self._moved_at + REPAIR_S
+        return self.moved_at + REPAIR_S
 
 
 def read_quiet(matrix: Any, quiet: float = 0.03) -> frozenset[Address]:

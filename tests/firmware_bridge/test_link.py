@@ -192,3 +192,16 @@ def test_found_again_by_serial_number_under_another_name(emu, monkeypatch):
         assert h.link.device == emu.tty != first
     finally:
         h.close()
+
+
+def test_info_and_stop_from_the_command_line(emu, capsys):
+    from firmware_bridge.__main__ import main
+
+    assert main(["info", emu.path]) == 0
+    assert "board emulator, firmware 1.0.0, protocol 1, 7x6 matrix, 41 LEDs, buttons clock, " \
+        "clock:red" in capsys.readouterr().out
+    assert main(["stop", emu.path]) == 0
+    assert "the REPL is back" in capsys.readouterr().out
+    emu.proc.wait(timeout=5.0)  # the emulated firmware left its loop
+    assert main(["info", "ttyACM0"]) == 2
+    assert "give a device path" in capsys.readouterr().err
