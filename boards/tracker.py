@@ -351,7 +351,15 @@ class Tracker:
         if self.prompt or self.restoring:
             return []
         if player is not None and player != self.state.to_move:
-            return []  # the player who has just moved ends their turn: nothing to ask
+            # The presser has moved: a complete turn of the opponent still waiting ends
+            # here, then the press counts for the presser's own turn.
+            pending = [c for c in self.pending if c in self._alive]
+            if len(pending) != 1:
+                return []  # the player who has just moved ends their turn: nothing to ask
+            events = self._commit(pending[0], t)
+            if self.prompt or self.state.to_move != player:
+                return events
+            return events + self.press(button, t, player)
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
         if len(pending) == 1:
             return self._commit(pending[0], t)

@@ -58,3 +58,10 @@ def test_a_stream_that_leaves_the_truth_is_caught():
     finally:
         Tracker.press = original
     assert any(r.off or r.stalled for r in results)
+
+
+def test_a_press_after_the_opponents_waiting_turn_commits_both():
+    """Red's clock press while yellow's complete step still waits (a touch came after it):
+    yellow's step is committed, then red's own step over a block, which the press ends
+    (found by ``bench/truth.py``, seed 900215, 24 plies)."""
+    check([run_stream("teblo", "teblo", 900_215, plies=24, mix=Mix())])
