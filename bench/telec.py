@@ -52,8 +52,7 @@ def telec_playouts(seconds: float = 3.0) -> tuple[float, float]:
             if state.outcome() is not None:
                 break
             if state.to_move == rules.CHANCE:
-                outcomes = state.chance_outcomes()
-                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+                move = state.sample_chance(rng)
             else:
                 move = rng.choice(state.legal_moves())
             state.push(move)

@@ -30,7 +30,4 @@ class ElectronicDice:
 
     def roll(self, state: rules.GameState) -> Hashable:
         """An outcome of the chance node ``state`` is at, drawn with its probability."""
-        outcomes = state.chance_outcomes()
-        if not outcomes:
-            raise ValueError("the die rolls only at a chance node")
-        return self.rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        return state.sample_chance(self.rng)

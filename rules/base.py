@@ -7,6 +7,7 @@ A game module defines ``NAME``, ``PLAYERS``, ``GEOMETRY`` (a :class:`rules.geome
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import ClassVar, NamedTuple
@@ -100,6 +101,14 @@ class GameState(ABC):
         """At a chance node (``to_move == rules.CHANCE``) each outcome with its probability
         (they sum to 1); elsewhere ``[]``. An outcome is pushed like a move."""
         return []
+
+    def sample_chance(self, rng: random.Random) -> Hashable:
+        """An outcome of the chance node this state is at, drawn with its probability
+        (an electronic die, a playout). Raises ``ValueError`` elsewhere."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise ValueError("no chance node: nothing to roll")
+        return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
 
     def stages(self, move: Hashable) -> list[dict[str, tuple[str, ...]]]:
         """The physical positions a turn passes through between before and after, for a

@@ -50,8 +50,7 @@ def random_turn(state: rules.GameState, rng: random.Random) -> Turn:
     player, turn = state.to_move, []
     while decisions.in_turn(state, player):
         if state.to_move == rules.CHANCE:
-            outcomes = state.chance_outcomes()
-            move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+            move = state.sample_chance(rng)
         else:
             move = rng.choice(state.legal_moves())
         state.push(move)

@@ -63,8 +63,7 @@ def _check_state(state, game):
 def _choose(state, moves, rng):
     """A random decision; at a chance node an outcome drawn with its probability."""
     if state.to_move == rules.CHANCE:
-        outcomes = state.chance_outcomes()
-        return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        return state.sample_chance(rng)
     return rng.choice(moves)
 
 

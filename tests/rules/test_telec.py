@@ -114,8 +114,7 @@ def decision_turns(state):
 
 def random_decision(state, rng):
     if state.to_move == rules.CHANCE:
-        outcomes = state.chance_outcomes()
-        return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        return state.sample_chance(rng)
     return rng.choice(state.legal_moves())
 
 
