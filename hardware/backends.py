@@ -65,6 +65,17 @@ class HardwareConfig:
     button_window_s: how long a button must hold before it counts as pressed.
     serial_port: where the ``serial`` backend finds its microcontroller (a path,
     ``serial=NUMBER``, ``VID:PID``, ``auto``, or ``emulator``; see firmware_bridge.ports).
+    frontend: what the ``gpio`` backend reads the sensors through: "pins" (the Pi's own
+    GPIOs, the layout's row and column pins), "mcp23017" (I2C expanders; see
+    hardware.expander) or "mcp3008" (analog Hall sensors through SPI ADCs; see
+    hardware.adc).
+    expanders: the I2C addresses of the MCP23017s, in pin order (default: from 0x20,
+    as many as the matrix needs).
+    adc_cs: the chip-select GPIO of each MCP3008, in channel order.
+    adc_zero: a Hall sensor's output with no magnet, in volts (a DRV5055 at 3.3 V: 1.65).
+    adc_per_volt: sensor readings per volt above ``adc_zero`` (the layout's units).
+    adc_threshold: on a switch (binary) layout, the reading from which a cell counts as
+    holding a piece.
     """
 
     scan_period: float = 0.002
@@ -78,11 +89,22 @@ class HardwareConfig:
     brightness: float = 0.3
     button_window_s: float = 0.02
     serial_port: str = "auto"
+    frontend: str = "pins"
+    expanders: tuple[int, ...] = ()
+    adc_cs: tuple[int, ...] = ()
+    adc_zero: float = 1.65
+    adc_per_volt: float = 1.0
+    adc_threshold: float = 0.5
 
 
-CHOICES = {"scan": ("auto", "group", "per-pin"), "pull": ("down", "off")}
+CHOICES = {"scan": ("auto", "group", "per-pin"), "pull": ("down", "off"),
+           "frontend": ("pins", "mcp23017", "mcp3008")}
 RANGES = {"scan_period": (0.0005, 0.1), "debounce": (0.0, 0.5), "settle_s": (0.0, 0.001),
-          "bounce": (0.0, 0.1), "brightness": (0.0, 1.0), "button_window_s": (0.0, 0.5)}
+          "bounce": (0.0, 0.1), "brightness": (0.0, 1.0), "button_window_s": (0.0, 0.5),
+          "adc_zero": (0.0, 3.3), "adc_per_volt": (0.001, 1000.0),
+          "adc_threshold": (0.0, 1000.0)}
+NUMBER_LISTS = {"expanders": (0x20, 0x27, "I2C addresses 0x20..0x27"),
+                "adc_cs": (0, 27, "GPIO numbers 0..27")}
 
 
 def hardware_config(table: dict, base: HardwareConfig | None = None) -> HardwareConfig:
@@ -102,6 +124,16 @@ def hardware_config(table: dict, base: HardwareConfig | None = None) -> Hardware
                     or not lo <= value <= hi:
                 raise ValueError(f"{key}: must be a number from {lo} to {hi}, got {value!r}")
             value = float(value)
+        elif key in NUMBER_LISTS:
+            lo, hi, what = NUMBER_LISTS[key]
+            if not isinstance(value, list | tuple) or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+                    for v in value):
+                raise ValueError(f"{key}: must be a list of {what}, got {value!r}")
+            twice = [v for i, v in enumerate(value) if v in value[:i]]
+            if twice:
+                raise ValueError(f"{key}: {twice[0]} is listed twice")
+            value = tuple(value)
         elif key == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"seed: must be a whole number, got {value!r}")
         elif key == "serial_port" and not isinstance(value, str):
@@ -173,7 +205,8 @@ BUILTIN: dict[str, BackendSpec] = {
                        "a simulated board: magnets, bouncing contacts, the real scanner"),
     "gpio": BackendSpec("gpio", "hardware.gpio:open_gpio", "hardware.rigs:LgpioRig",
                         "a switch matrix on the Raspberry Pi's pins, NeoPixels, buttons",
-                        ("hardware.rigs:LgpioPerPinRig", "hardware.rigs:GpioRig")),
+                        ("hardware.rigs:LgpioPerPinRig", "hardware.rigs:GpioRig",
+                         "hardware.rigs:Mcp23017Rig", "hardware.rigs:Mcp3008Rig")),
     "serial": BackendSpec("serial", "firmware_bridge.backend:open_serial",
                           "firmware_bridge.rig:SerialRig",
                           "a Raspberry Pi Pico scans the matrix and drives the LEDs over USB"),

@@ -1,8 +1,10 @@
-"""The ``gpio`` backend: a switch matrix on the Raspberry Pi's pins, NeoPixel LEDs and
+"""The ``gpio`` backend: the sensors through the Raspberry Pi's pins, NeoPixel LEDs and
 push buttons.
 
-The matrix is read with lgpio's group calls where lgpio is installed (it comes with
-rpi-lgpio, the RPi.GPIO API on every Pi), else pin by pin through the RPi.GPIO API.
+The sensors come through one of three front ends (``frontend`` in the config): the
+Pi's own pins (a switch matrix read with lgpio's group calls where lgpio is installed,
+else pin by pin through the RPi.GPIO API), MCP23017 I2C expanders (hardware.expander)
+or MCP3008 ADCs reading analog Hall sensors (hardware.adc).
 Nothing here imports the simulation; tests install simulated modules first
 (hardware.rigs).
 """
@@ -50,6 +52,14 @@ def import_lgpio(scan: str) -> Any:
 
 
 def open_scanner(gpio: Any, lgpio: Any, layout: Any, config: HardwareConfig) -> Any:
+    if config.frontend == "mcp23017":
+        from hardware.expander import open_expander_matrix
+
+        return open_expander_matrix(layout, config)
+    if config.frontend == "mcp3008":
+        from hardware.adc import open_adc_matrix
+
+        return open_adc_matrix(layout, config)
     if lgpio is not None:
         from hardware.lgpio_matrix import LgpioMatrixScanner, gpiochip_number
 
@@ -66,13 +76,14 @@ def _chip_fault(e: Exception) -> bool:
 
 
 def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
-    if layout.sensor == "analog":
-        raise BackendError(f"{layout.path}: analog Hall sensors need an ADC; the gpio backend "
-                           "reads switches only; use --backend sim")
+    if layout.sensor == "analog" and config.frontend != "mcp3008":
+        raise BackendError(f"{layout.path}: analog Hall sensors need an ADC: set "
+                           'frontend = "mcp3008" and adc_cs in [hardware] '
+                           "(docs/hardware.md), or use --backend sim")
     check_pins(layout, config)
     gpio = import_gpio()
-    lgpio = import_lgpio(config.scan)
-    if lgpio is None and config.scan == "auto":
+    lgpio = import_lgpio(config.scan) if config.frontend == "pins" else None
+    if lgpio is None and config.scan == "auto" and config.frontend == "pins":
         check_pins(layout, replace(config, scan="per-pin"))
     closers = []
     try:

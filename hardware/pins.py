@@ -26,9 +26,9 @@ def led_gpio(pin: str) -> int | None:
 
 def pin_fault(*, row_pins: Sequence[int], col_pins: Sequence[int],
               buttons: Mapping[object, int], led_pin: str, diodes: bool,
-              scan: str) -> str | None:
+              scan: str, reserved: Sequence[tuple[int, str]] = ()) -> str | None:
     """The first wiring fault of this pin plan, as one sentence naming the fix; None if
-    the plan is sound."""
+    the plan is sound. ``reserved`` are pins a front end takes (I2C, SPI, chip selects)."""
     users: dict[int, str] = {}
 
     def use(pin: int, what: str) -> str | None:
@@ -46,6 +46,7 @@ def pin_fault(*, row_pins: Sequence[int], col_pins: Sequence[int],
         if led == 10:  # NeoPixels on SPI0: the SPI driver holds its other pins too
             plan += [(p, f"SPI0 {name}, taken by the SPI LEDs") for p, name in SPI0.items()
                      if p != 10]
+    plan += list(reserved)
     plan += [(p, f"matrix row {i + 1}") for i, p in enumerate(row_pins)]
     plan += [(p, f"matrix column {i + 1}") for i, p in enumerate(col_pins)]
     plan += [(p, f"the {_button(b)} button") for b, p in buttons.items()]
@@ -65,11 +66,34 @@ def pin_fault(*, row_pins: Sequence[int], col_pins: Sequence[int],
     return None
 
 
+def frontend_pins(config: HardwareConfig) -> list[tuple[int, str]]:
+    """The Pi pins the sensor front end takes: the I2C pair of the MCP23017s, or SPI0 and
+    the chip selects of the MCP3008s (none for the Pi's own pins)."""
+    if config.frontend == "mcp23017":
+        return [(2, "I2C SDA of the MCP23017s"), (3, "I2C SCL of the MCP23017s")]
+    if config.frontend == "mcp3008":
+        # The kernel's SPI driver holds CE0/CE1 too: the chip selects are other GPIOs.
+        return [(p, f"SPI0 {name}, taken by the MCP3008s' SPI bus")
+                for p, name in SPI0.items()] + [
+            (p, f"the chip select of MCP3008 number {i + 1}")
+            for i, p in enumerate(config.adc_cs)]
+    return []
+
+
 def check_pins(layout: Any, config: HardwareConfig) -> None:
-    """Raise BackendError naming the layout and the fault if its pins cannot work."""
-    fault = pin_fault(row_pins=layout.row_pins, col_pins=layout.col_pins,
-                      buttons=layout.buttons, led_pin=config.led_pin or layout.led_pin,
-                      diodes=layout.diodes, scan=config.scan)
+    """Raise BackendError naming the layout and the fault if its pins cannot work.
+
+    The layout's matrix pins count only when the Pi's own pins read the matrix."""
+    own = config.frontend == "pins"
+    led_pin = config.led_pin or layout.led_pin
+    if config.frontend == "mcp3008" and led_gpio(led_pin) == 10:
+        raise BackendError(f"{layout.path}: the LEDs on SPI ({led_pin}) and the MCP3008s "
+                           "cannot share SPI0; put the LEDs on D18 (led_pin = \"D18\")")
+    fault = pin_fault(row_pins=layout.row_pins if own else (),
+                      col_pins=layout.col_pins if own else (),
+                      buttons=layout.buttons, led_pin=led_pin,
+                      diodes=layout.diodes, scan=config.scan,
+                      reserved=frontend_pins(config))
     if fault:
         raise BackendError(f"{layout.path}: {fault}")
 

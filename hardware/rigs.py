@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 from hardware import sim
@@ -21,7 +22,12 @@ from hardware.base import RGB, Clock, Press
 
 
 class SimRig:
-    """The ``sim`` backend brings its own simulated board; the rig only reaches into it."""
+    """The ``sim`` backend brings its own simulated board; the rig only reaches into it.
+
+    ``GHOSTS``: whether a matrix without diodes ghosts on this path (False where every
+    sensor has its own input)."""
+
+    GHOSTS = True
 
     def __init__(self, layout: Any, clock: Clock) -> None:
         self.layout = layout
@@ -133,3 +139,75 @@ class LgpioPerPinRig(LgpioRig):
     """rpi-lgpio over the simulated gpiochip with the per-pin scan (RPi.GPIO calls)."""
 
     SCAN = "per-pin"
+
+
+class Mcp23017Rig(GpioRig):
+    """The matrix on MCP23017 expanders: the real Adafruit driver over a simulated I2C bus
+    whose chips implement the MCP23017 registers (:mod:`hardware.simbus`), their pins
+    wired into the same electrical model; buttons and LEDs as on the Pi's pins.
+    ``rig.i2c.transactions`` counts the bus transfers."""
+
+    SCAN = "per-pin"
+    FIRST_CHANNEL = 1000  # the expanders' pins in the electrical model (not Pi GPIOs)
+
+    def __init__(self, layout: Any, clock: Clock, **kwargs: Any) -> None:
+        from hardware.expander import PINS_PER_CHIP, expander_addresses
+        from hardware.simbus import SimBuses, SimI2C, SimMcp23017
+
+        super().__init__(layout, clock, **kwargs)
+        rows, cols = layout.rows, layout.cols
+        channels = [self.FIRST_CHANNEL + k for k in range(rows + cols)]
+        self.expander_gpio = sim.SimGPIO(self.board, channels[:rows], channels[rows:])
+        addresses = expander_addresses(rows, cols, ())
+        self.i2c = SimI2C({
+            address: SimMcp23017(self.expander_gpio,
+                                 channels[i * PINS_PER_CHIP:(i + 1) * PINS_PER_CHIP])
+            for i, address in enumerate(addresses)})
+        self.buses = SimBuses(i2c=self.i2c)
+        self.config = replace(self.config, frontend="mcp23017", expanders=addresses)
+
+    def install(self) -> None:
+        from hardware.buses import use_buses
+
+        super().install()
+        self._using = use_buses(self.buses)
+        self._using.__enter__()
+
+    def uninstall(self) -> None:
+        self._using.__exit__(None, None, None)
+        super().uninstall()
+
+
+class Mcp3008Rig(Mcp23017Rig):
+    """Hall sensors on MCP3008s: the real Adafruit driver over a simulated SPI bus whose
+    chips answer conversions bit by bit (:mod:`hardware.simbus`); each sensor outputs
+    ``adc_zero`` plus its magnets' field over ``adc_per_volt``, with seeded noise. One
+    sensor per channel: nothing ghosts."""
+
+    GHOSTS = False
+    NOISE_VOLTS = 0.004  # about one ADC step
+
+    def __init__(self, layout: Any, clock: Clock, **kwargs: Any) -> None:
+        import random
+
+        from hardware.adc import CHANNELS, chips_needed
+        from hardware.pins import HEADER, SPI0, led_gpio
+        from hardware.simbus import SimBuses, SimMcp3008, SimSPI
+
+        GpioRig.__init__(self, layout, clock, **kwargs)
+        taken = set(SPI0) | {2, 3} | set(layout.buttons.values()) | set(
+            layout.clock_sides.values()) | {led_gpio(layout.led_pin)}
+        free = [p for p in HEADER if p not in taken]
+        cs = tuple(free[:chips_needed(layout.rows, layout.cols)])
+        self.config = replace(self.config, frontend="mcp3008", adc_cs=cs, adc_per_volt=3.0)
+        rng = random.Random(kwargs.get("seed", 0))
+        zero, per_volt, cols = self.config.adc_zero, self.config.adc_per_volt, layout.cols
+
+        def sensor(chip: int) -> Any:
+            def volts(channel: int) -> float:
+                field = self.board.fields().get(divmod(chip * CHANNELS + channel, cols), 0.0)
+                return zero + field / per_volt + rng.uniform(-1, 1) * self.NOISE_VOLTS
+            return volts
+
+        self.spi = SimSPI({pin: SimMcp3008(sensor(i)) for i, pin in enumerate(cs)})
+        self.buses = SimBuses(spi=self.spi)

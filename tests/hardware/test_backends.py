@@ -100,6 +100,9 @@ def test_without_diodes_three_corners_light_the_fourth(rigged_without_diodes):
     hw, rig, clock = rigged_without_diodes
     for addr in [(1, 1), (1, 4), (5, 1)]:
         rig.board.place(addr)
+    if not getattr(rig, "GHOSTS", True):  # one input per sensor: nothing to ghost
+        assert read_settled(hw, clock) == {(1, 1), (1, 4), (5, 1)}
+        return
     assert read_settled(hw, clock) == {(1, 1), (1, 4), (5, 1), (5, 4)}
     rig.board.lift((1, 1))
     assert read_settled(hw, clock) == {(1, 4), (5, 1)}
