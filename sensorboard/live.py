@@ -167,8 +167,14 @@ def run_live(args, layout: Layout) -> int:
         while not stop:
             now = clock.now()
             notifier.tick(now)
-            while script and script[0][0] <= now:
-                view.update(service, demos.apply(service, script.pop(0)[1]))
+            # A loaded machine may fall behind the script: its lifts and places still go
+            # one at a time, each read by the scans before the next.
+            while script and script[0][0] <= now and now >= next_at and service.sensed():
+                event = script.pop(0)[1]
+                view.update(service, demos.apply(service, event))
+                if event["op"] in ("lift", "place"):
+                    next_at = now + gap
+                    break
             # Piped or fast typed commands: one at a time, each seen by the scans on its own.
             while not commands.empty() and now >= next_at and service.settled():
                 line = commands.get()

@@ -125,6 +125,7 @@ class BoardService:
         self.revision = 0  # counts what a view could show differently; views redraw on change
         self._raw: object = None
         self._last: object = None
+        self._read_at = float("-inf")  # the time of the last scan
         self._trusted: object = None
         self._dirty = True
         self._frame_due: float | None = None
@@ -174,6 +175,7 @@ class BoardService:
         """One scan: closed addresses (binary) or each address's class (analog). On a
         matrix without diodes the cells ghosting could be faking keep the state the
         tracker last saw and are reported as unreadable: never turned into pieces."""
+        self._read_at = now
         if not self.analog:
             raw = self.scanner.read()
             if self.layout.diodes:
@@ -363,11 +365,14 @@ class BoardService:
             raise ServiceError(f"the {self.backend} backend has no simulated magnets")
         return self.sim
 
-    def settled(self) -> bool:
-        now = self.clock.now()
+    def sensed(self) -> bool:
+        """Whether every change made to the board so far has been read by a scan (after
+        its contacts stopped bouncing) and passed on."""
         return (self.debouncer.settled() and not self._held
-                and (self.sim is None or self.sim.quiet_after() <= now)
-                and self.tracker.next_timer() is None and self.tracker.prepared
+                and (self.sim is None or self.sim.quiet_after() < self._read_at))
+
+    def settled(self) -> bool:
+        return (self.sensed() and self.tracker.next_timer() is None and self.tracker.prepared
                 and (self.buttons is None or self.buttons.settled()))
 
     # --- outputs ------------------------------------------------------------------------

@@ -116,3 +116,15 @@ def test_qr_code_of_the_address():
     assert text.startswith("open it on a phone:")
     assert len({len(r) for r in rows}) == 1 and len(rows) >= 12
     assert any("█" in r for r in rows)
+
+
+def test_replay_into_a_pipe_closed_early_stops_quietly():
+    """`sensorboard replay game.jsonl | head -1`: no traceback when the reader goes away."""
+    demo = Path(__file__).resolve().parents[2] / "sensorboard" / "demo" / "tessella.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "sensorboard", "replay", "--game",
+                             "tessella", str(demo)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert '"move": "c1-bc12"' in proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and "Traceback" not in err, err
