@@ -21,10 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-from tests.boards.truth import Mix, run_stream  # noqa: E402
-
-BOARDS = (("tessella", "tessella"), ("tulaga", "tulaga"), ("teblo", "teblo"),
-          ("teblo", "teblo-hall"))
+from tests.boards.truth import Mix, boards, run_stream  # noqa: E402
 
 
 def main() -> None:
@@ -33,7 +30,7 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=100_000, help="first seed")
     ap.add_argument("--plies", type=int, default=24)
     ap.add_argument("--mix", choices=("default", "random"), default="random")
-    ap.add_argument("--game", default=None, help="only this layout (e.g. teblo-hall)")
+    ap.add_argument("--game", default=None, help="only this game or layout (e.g. teblo-hall)")
     ap.add_argument("--show", type=int, default=3, help="failures to print per board")
     args = ap.parse_args()
     print(f"Measured {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores, "
@@ -43,7 +40,7 @@ def main() -> None:
           "errors shown | seconds |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
-    for game, layout in BOARDS:
+    for game, layout in boards():
         if args.game and args.game not in (game, layout):
             continue
         n = moves = off = illegal = stalled = questions = errors = 0

@@ -135,6 +135,10 @@ class Tracker:
         self.hint_until = float("-inf")
         self.batch = 0
         self.lifting = False
+        # Clock presses that came while a question was open (or that opened one about the
+        # opponent's waiting turn): they count once it is answered. ``None`` is the shared
+        # button.
+        self.held: list[str | None] = []
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -305,13 +309,16 @@ class Tracker:
                 self.differing.discard(cell)
         self.last_change = t
         self.error = None
-        if self.prompt and all(c.silent for c in self.pending) and any(
+        asked_silent = self.deciding is None and self.pending and all(
+            c.silent for c in self.pending)
+        if self.prompt and asked_silent and any(
                 not c.silent and self.consistent(c) and self.complete(c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
             # instead: none was (a question still open when the next turn is made is
             # declined). A piece only touched meanwhile leaves the question open.
             self._decline(t)
+            self.held = []  # presses meant for the question's turn
         return self._evaluate(t)
 
     def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
@@ -348,13 +355,22 @@ class Tracker:
         players = self.state.PLAYERS
         if player is not None and player not in players:
             return [Rejected(t, f"unknown player {quote(player)}; players: {', '.join(players)}")]
-        if self.prompt or self.restoring:
+        if self.restoring:
+            return []
+        if self.prompt:
+            if player is None or player != self.player:
+                self.held.append(player)  # it counts once the question is answered
             return []
         if player is not None and player != self.state.to_move:
             # The presser has moved: a complete turn of the opponent still waiting ends
             # here, then the press counts for the presser's own turn.
             pending = [c for c in self.pending if c in self._alive]
-            if len(pending) != 1:
+            if len(pending) > 1:
+                # Which of the opponent's turns the sensors cannot tell: asked, and the
+                # press counts for the presser's own (maybe silent) turn after the answer.
+                self.held.append(player)
+                return self._ask(pending, t)
+            if not pending:
                 return []  # the player who has just moved ends their turn: nothing to ask
             events = self._commit(pending[0], t)
             if self.prompt or self.state.to_move != player:
@@ -378,6 +394,12 @@ class Tracker:
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self.prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
+        events = self._choose(value, t)
+        while self.held and self.prompt is None:
+            events += self.press("clock", t, self.held.pop(0))
+        return events
+
+    def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
             return self._answer(value, t)
         if value == NONE:
@@ -408,6 +430,7 @@ class Tracker:
     def _take_back(self, t: float) -> list[Event]:
         """Undo the last committed move (the players saw it go wrong). The board is then
         put back as it was before that move, guided by the LEDs, before play goes on."""
+        self.held = []
         while len(self.state.move_stack) > self.turn_start:  # a turn begun (a roll) goes too
             self.state.pop()
         if not self.turn_marks:
@@ -435,6 +458,7 @@ class Tracker:
         self._start_turn()
         self.restoring = bool(self.differing)
         self.last_commit = None
+        self.held = []
 
     def restore_cells(self) -> dict[str, str]:
         """While the board is put right: each cell that differs and what it should show."""

@@ -75,3 +75,27 @@ def test_clock_press_names_a_player_of_the_game():
     tracker = Tracker(rules.new_game("tessella"))
     [rejected] = tracker.press("clock", 1.0, "red")
     assert isinstance(rejected, Rejected) and "players: clear, dark" in rejected.reason
+
+
+def both_walled():
+    """Yellow's pawn on a2 beside its own blocks a3 and b2 (its steps there show only a2
+    emptied, so the sensors cannot tell them apart); red's pawn on its own block k12 beside
+    its own block k11 (that step shows nothing on reed switches)."""
+    state = rules.new_game("teblo")
+    for m in ["+a3", "+k12", "+b2", "l12-k12", "a1-a2", "+k11"]:
+        state.push_str(m)
+    return state
+
+
+def test_own_side_press_after_the_opponents_ambiguous_turn_asks_it_then_counts():
+    """Yellow steps a2-b2 (a2-a3 looks the same), red then steps k12-k11 unseen and presses
+    its side: yellow's turn is asked, and after the answer red's press still commits red's
+    silent step (found by ``bench/truth.py --first 900110 --game teblo``, where the answer
+    came late, after a touch, and red's step was lost)."""
+    tracker = Tracker(both_walled())
+    assert tracker.change("a2", False, 1.0) == []
+    assert tracker.press("clock", 2.0, "red") == [Prompt(2.0, ["a2-a3", "a2-b2", "none"])]
+    assert tracker.change("c5", True, 3.0) == [] and tracker.change("c5", False, 3.5) == []
+    assert moves(tracker.choose("a2-b2", 4.0)) == ["a2-b2", "k12-k11"]
+    assert tracker.prompt is None and tracker.state.to_move == "yellow"
+

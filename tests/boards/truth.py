@@ -11,11 +11,30 @@ its game in ``tests/rules``) carried out by a simulated player who
   their own side, on a shared button anyone presses it (a silent turn is always followed by
   a press: the sensors cannot see it otherwise);
 - answers questions, sometimes late and after touching a piece meanwhile: the true move if
-  it is offered, ``none`` if no move was made;
+  it is offered (for a turn of several decisions asked one at a time, its next decision),
+  ``none`` if no move was made;
 - now and then puts a piece where no turn puts it (garbage) and, later, puts it right.
 
 The stream passes when the tracker committed exactly the true moves (in order), nothing
 illegal, and nothing is left waiting at the end. ``bench/truth.py`` runs thousands.
+
+**Every registered game plugs in** with an adapter: a module ``tests/boards/truth_<game>.py``
+defining ``ADAPTER = Adapter(...)`` (:func:`adapter` finds it; ``test_truth_streams.py``
+fails for a game in ``rules.GAMES`` without one, and runs every adapter's layouts):
+
+- ``layouts``: the shipped layouts (``boards/layouts/<name>.toml``) the streams run on;
+- ``legal(state, text) -> bool``: the naive second implementation: whether the turn written
+  ``text`` (decisions joined by spaces, as ``Committed.move``) is legal from ``state``;
+- ``pick(state, rng) -> list of turns`` (optional): the turns a stream draws the next true
+  turn from, to favour the interesting ones; a turn is a move, or a
+  ``boards.decisions.Turn`` of all its decisions (chance outcomes included). The default is
+  every turn (``legal_moves()``, or ``decisions.completions`` for games of several
+  decisions). The harness then prefers turns on cells the last turn emptied;
+- ``streams`` (optional): streams per layout and chunk in ``make test`` (keep it modest).
+
+Everything else (the tracker on the layout's sensors, cells without a sensor, the physical
+lifts and places of a turn from ``state.stages``) comes from the game's rules and layout.
+New optional fields get defaults, so adapters written earlier keep working.
 
 >>> result = run_stream("tessella", "tessella", seed=1, plies=6)
 >>> result.ok, result.committed == result.truth
@@ -24,81 +43,66 @@ illegal, and nothing is left waiting at the end. ``bench/truth.py`` runs thousan
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import rules
+from boards import decisions
 from boards.choreography import turn_ops, turn_pieces
 from boards.layout import load_layout, shipped_layouts
 from boards.sensing import observer
 from boards.tracker import Committed, Error, Prompt, Tracker
 
-# --- the true moves, checked against each game's naive second implementation -------------
+# --- the games: one adapter each ------------------------------------------------------------
+
+
+def every_turn(state: rules.GameState, rng: random.Random) -> Sequence[Hashable]:
+    """Every legal turn of the side to move (each turn of several decisions whole)."""
+    if state.TURN_DECISIONS == 1:
+        return state.legal_moves()
+    return decisions.completions(state, state.to_move)
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """How one game plugs into the truth-checked streams (see the module docstring)."""
+
+    layouts: tuple[str, ...]
+    legal: Callable[[rules.GameState, str], bool]
+    pick: Callable[[rules.GameState, random.Random], Sequence[Hashable]] = every_turn
+    streams: int = 30
+
+
+def adapter(game: str) -> Adapter:
+    """The adapter of ``game`` (``tests/boards/truth_<game>.py``); LookupError if none."""
+    name = f"{__package__}.truth_{game}"
+    if importlib.util.find_spec(name) is None:
+        raise LookupError(f"no truth adapter for {game}: add tests/boards/truth_{game}.py")
+    return importlib.import_module(name).ADAPTER
+
+
+def adapters() -> dict[str, Adapter]:
+    """The adapters of the registered games that have one."""
+    out = {}
+    for game in rules.GAMES:
+        try:
+            out[game] = adapter(game)
+        except LookupError:
+            pass
+    return out
+
+
+def boards() -> list[tuple[str, str]]:
+    """Every (game, layout) the streams run on."""
+    return [(game, layout) for game, a in adapters().items() for layout in a.layouts]
 
 
 def naive_legal(state: rules.GameState, text: str) -> bool:
-    """Whether ``text`` is a legal move of ``state`` by the naive implementation in
-    ``tests/rules`` (for Tulaga only the claims at the move's point are listed)."""
-    if state.NAME == "tessella":
-        from tests.rules.test_tessella import naive_moves
-
-        board = {c: p[0] for c, p in state.physical().items()}
-        return text in naive_moves(board, state.to_move)
-    if state.NAME == "tulaga":
-        from tests.rules.test_tulaga import (
-            naive_claims,
-            naive_from_state,
-            naive_outcome,
-            naive_ray,
-            other,
-        )
-
-        g = naive_from_state(state)
-        point = text[:2]
-        if naive_outcome(g) is not None or point in g["board"]:
-            return False
-        me, board = g["to_move"], g["board"]
-        enemy = other(me)
-        texts = {point}
-        for stones, r in naive_claims(board, me, point):
-            claim = f"{point}*{''.join(stones)}@{r}"
-            texts.add(claim)
-            if g["rank"][me] - 1 > 0:
-                texts.update(f"{claim}>{d}" for d in "NESW" if any(
-                    board.get(q) in (enemy, enemy + "-rank") for q in naive_ray(r, d)))
-        return text in texts
-    if state.NAME == "teblo":
-        from tests.rules.test_teblo import (
-            BASE,
-            BOX,
-            INDEX,
-            NEIGHBOURS,
-            OTHER,
-            block_masks,
-            everyone_reaches,
-            snapshot,
-        )
-
-        blocks, pawns, hand, me = snapshot(state)
-        enemy = OTHER[me]
-        if pawns[me] == BASE[enemy] or pawns[enemy] == BASE[me]:
-            return False
-        masks = block_masks(blocks)
-        if text.startswith("+"):
-            sq = text[1:]
-            if not hand[me] or sq not in INDEX or sq in BOX or sq in blocks \
-                    or sq in pawns.values():
-                return False
-            masks[me] |= 1 << INDEX[sq]
-            return everyone_reaches(masks, pawns)
-        frm, _, to = text.partition("-")
-        if frm != pawns[me] or to not in NEIGHBOURS[frm] or blocks.get(to) == enemy:
-            return False
-        if to == pawns[enemy] and to != BASE[enemy]:
-            return False
-        return everyone_reaches(masks, {**pawns, me: to})
-    raise LookupError(f"no naive implementation of {state.NAME} in tests/rules")
+    """Whether the turn ``text`` is legal from ``state`` by the game's naive implementation."""
+    return adapter(state.NAME).legal(state, text)
 
 
 def _freed(before: dict, after: dict) -> set[str]:
@@ -106,31 +110,11 @@ def _freed(before: dict, after: dict) -> set[str]:
 
 
 def pick_move(state: rules.GameState, freed: set[str], rng: random.Random) -> Hashable:
-    """A legal move, biased towards the interesting ones: the next turn on a cell the last
-    one emptied, Tulaga claims and reaps, Teblo pawn walks over own blocks."""
-    legal = state.legal_moves()
-    pool = legal
-    if state.NAME == "tulaga":
-        claims = [m for m in legal if m.stones]
-        near = [m for m in legal if not m.stones and any(
-            state.physical().get(n, ("",))[0] == state.to_move
-            for n in state.GEOMETRY.adjacency[m.point])]
-        if claims and rng.random() < 0.8:
-            reaps = [m for m in claims if m.reap]
-            pool = reaps if reaps and rng.random() < 0.5 else claims
-        elif near and rng.random() < 0.7:
-            pool = near
-    elif state.NAME == "teblo":
-        me = state.pawn(state.to_move)
-        steps = [m for m in legal if m.frm]
-        around = [m for m in legal if not m.frm and m.to in state.GEOMETRY.adjacency[me]]
-        roll = rng.random()
-        if steps and roll < 0.4:
-            pool = steps
-        elif around and roll < 0.7:
-            pool = around
+    """A true turn from the adapter's pool, often the next turn on a cell the last one
+    emptied."""
+    pool = list(adapter(state.NAME).pick(state, rng))
     if freed and rng.random() < 0.6:
-        on_freed = [m for m in legal if _cells_of(state, m) & freed]
+        on_freed = [m for m in every_turn(state, rng) if _cells_of(state, m) & freed]
         if on_freed:
             pool = on_freed
     return rng.choice(pool)
@@ -178,8 +162,10 @@ class TrackerBoard:
     """The tracker alone, fed with one change per lift or place."""
 
     def __init__(self, state: rules.GameState, layout_name: str) -> None:
-        self.observe = observer(load_layout(shipped_layouts()[layout_name]))
-        self.tracker = Tracker(state, observe=self.observe)
+        layout = load_layout(shipped_layouts()[layout_name])
+        self.observe = observer(layout)
+        self.blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
+        self.tracker = Tracker(state, observe=self.observe, blind=self.blind)
         self.now = 0.0
 
     def advance(self, t: float) -> list:
@@ -195,7 +181,7 @@ class TrackerBoard:
     def change(self, cell: str, pieces: tuple[str, ...], t: float) -> list:
         out = self.advance(t)
         value = self.observe(pieces)
-        if value == self.tracker.current[cell]:
+        if cell in self.blind or value == self.tracker.current[cell]:
             return out
         return out + self.tracker.change(cell, value, t)
 
@@ -305,17 +291,12 @@ class Player:
     def _committed(self, e: Committed) -> None:
         r = self.result
         r.log.append(f"{e.t:.2f} commit {e.player} {e.move}")
-        try:
-            move = self.check.parse_move(e.move)
-        except rules.RulesError:
-            move = None
-        if (move is None or not self.check.is_legal(move)
-                or not naive_legal(self.check, e.move)):
-            r.illegal += 1
-        elif e.player != self.check.to_move:
+        turn = self._parse(e.move)
+        if turn is None or not naive_legal(self.check, e.move) \
+                or e.player != self.check.to_move:
             r.illegal += 1
         else:
-            self.check.push(move)
+            decisions.push(self.check, turn)
         r.committed.append(e.move)
         k = len(r.committed) - 1
         made = [*self.done, *([self.doing] if self.doing else [])]
@@ -323,14 +304,33 @@ class Player:
             r.off = (f"ply {k + 1}: committed {e.move!r}, played "
                      f"{made[k] if k < len(made) else 'nothing (yet)'!r}")
 
+    def _parse(self, text: str) -> decisions.Turn | None:
+        """The decisions of the turn written ``text``, if each is legal in turn."""
+        state, out = self.check.clone(), []
+        try:
+            for word in text.split(" "):
+                move = state.parse_move(word)
+                if not state.is_legal(move):
+                    return None
+                state.push(move)
+                out.append(move)
+        except rules.RulesError:
+            return None
+        return decisions.Turn(out)
+
     def _answer(self, prompt: Prompt) -> None:
         k = len(self.result.committed)
-        if k < len(self.done):
-            want = self.done[k]
-        elif self.doing is not None and self.doing in prompt.options:
-            want = self.doing
-        else:
-            want = "none"
+        true = self.done[k] if k < len(self.done) else self.doing
+        want = true if k < len(self.done) else "none"
+        if true is not None:
+            # A turn of several decisions is asked one decision at a time: the next one.
+            tracker = self.board.tracker
+            made = len(tracker.state.move_stack) - tracker.turn_start
+            words = true.split(" ")
+            if true in prompt.options:
+                want = true
+            elif len(words) > 1 and made < len(words) and words[made] in prompt.options:
+                want = words[made]
         if want not in prompt.options:
             self.result.off = (f"ply {k + 1}: asked {prompt.options}, played {want!r}")
             return
@@ -379,9 +379,9 @@ class Player:
         if len(self.result.committed) < len(self.done):
             return  # the player waits until the board has taken the last move
         finals = set()
-        for move in state.legal_moves():
+        for move in every_turn(state, self.rng):
             seq = state.clone()
-            seq.push(move)
+            decisions.push(seq, move)
             finals.add(self._picture(seq.physical()))
         cells = list(state.GEOMETRY.names)
         for _ in range(20):
@@ -413,7 +413,7 @@ class Player:
     def turn(self, move: Hashable, last_cells: set[str]) -> set[str]:
         """Carry out ``move`` for the side to move; returns the cells it changed."""
         state, mix, rng = self.truth_state, self.mix, self.rng
-        text = state.move_str(move)
+        text = decisions.text(state, move)
         player = state.to_move
         self.stock = state.stock_piece()
         if rng.random() < mix.garbage:
@@ -441,7 +441,7 @@ class Player:
                 self.place(cell, piece)
         self.hands.hand.clear()  # taken pieces and returned stones go off the board
         before = state.physical()
-        state.push(move)
+        decisions.push(state, move)
         stacks = {c: tuple(p) for c, p in self.hands.stacks.items() if p}
         if not self.result.off and stacks != state.physical():
             raise AssertionError(f"the simulated hands left {stacks}, not {state.physical()}")
@@ -470,7 +470,7 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
         if state.outcome() is not None or result.off:
             break
         move = pick_move(state, freed, rng)
-        text = state.move_str(move)
+        text = decisions.text(state, move)
         if not naive_legal(state, text):
             raise AssertionError(f"{game}: {text} is not legal by the naive implementation")
         result.truth.append(text)
