@@ -1,10 +1,13 @@
 """The hint planner: what each cell's LED shows, from the tracker's view of the turn.
 
-A frame is ``{cell: role}``; :data:`PALETTE` gives each role its colour, and the role
-name is the colour's text alternative (the web page and the terminal show it).
+A frame is ``{cell: role}``; :data:`PALETTE` gives each role its colour (or
+:data:`COLOUR_BLIND`, or a board's own, see :func:`palette`), and the role name is the
+colour's text alternative (the web page and the terminal show it).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from .tracker import Tracker
 
@@ -23,6 +26,23 @@ PALETTE: dict[str, RGB] = {
     "cut": (90, 0, 60),          # on request: a placement here would cut a path (Teblo B-4)
     "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
 }
+# For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
+# together (a turn: lifted, move, capture, lift; an error: wrong, missing) stay far apart
+# for protan, deutan and tritan vision (tests/boards/test_palette.py simulates them).
+COLOUR_BLIND: dict[str, RGB] = {
+    "lifted": (200, 200, 200),   # white
+    "move": (0, 79, 124),        # blue
+    "capture": (85, 37, 0),      # vermillion, dim
+    "lift": (230, 159, 0),       # orange
+    "wrong": (112, 66, 91),      # reddish purple, dim
+    "missing": (86, 180, 233),   # sky blue
+    "last": (0, 114, 178),       # blue
+    "choice": (240, 228, 66),    # yellow
+    "winner": (204, 121, 167),   # reddish purple
+    "cut": (181, 79, 0),         # vermillion
+    "roll": (0, 158, 115),       # bluish green
+}
+PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)
 LAST_MOVE_SECONDS = 2.0
 BLINK_HZ = 2.0
@@ -76,5 +96,22 @@ def next_change(tracker: Tracker, now: float) -> float | None:
     return min(due, default=None)
 
 
-def colours(frame: dict[str, str]) -> dict[str, RGB]:
-    return {cell: PALETTE[role] for cell, role in frame.items()}
+def palette(name: str = "standard", overrides: Iterable[tuple[str, RGB]] = ()
+            ) -> dict[str, RGB]:
+    """The colour of every role: a palette of :data:`PALETTES` with some roles changed.
+
+    >>> palette("colour-blind", [("move", (0, 0, 255))])["move"]
+    (0, 0, 255)
+    """
+    if name not in PALETTES:
+        raise ValueError(f"palette: must be one of {', '.join(PALETTES)}, got {name!r}")
+    colours = dict(PALETTES[name])
+    for role, rgb in overrides:
+        if role not in colours:
+            raise ValueError(f"colours.{role}: not an LED role; roles: {', '.join(colours)}")
+        colours[role] = rgb
+    return colours
+
+
+def colours(frame: dict[str, str], colours: dict[str, RGB] = PALETTE) -> dict[str, RGB]:
+    return {cell: colours[role] for cell, role in frame.items()}

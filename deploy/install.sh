@@ -6,9 +6,11 @@
 # From the source tree: creates the virtualenv in /opt/sensorboard with the 'pi' extra
 # (rpi-lgpio and lgpio), the 'sensorboard' user (groups gpio, spi); LEDs on GPIO18 (pwm,
 # the shipped layouts' choice: the service runs as root) or GPIO10 (spi: SPI enabled, no
-# root; the layout must leave GPIO7-11 free); writes /etc/sensorboard/board.toml from deploy/config/NAME.toml (kept if it
-# exists), and installs and starts the systemd unit. --dry-run prints every step and
-# changes nothing. See docs/hardware.md.
+# root; the layout must leave GPIO7-11 free); on a Pi 5 with pwm LEDs also the 'pi5-leds'
+# extra (Blinka's Pi 5 NeoPixel driver, GPL-2.0, through /dev/pio0: no root either);
+# writes /etc/sensorboard/board.toml from deploy/config/NAME.toml (kept if it exists),
+# and installs and starts the systemd unit. --dry-run prints every step and changes
+# nothing. See docs/hardware.md.
 set -euo pipefail
 
 board=tessella
@@ -27,7 +29,7 @@ while [ $# -gt 0 ]; do
         --board) [ $# -ge 2 ] || fail "--board needs a name"; board="$2"; shift 2 ;;
         --leds) [ $# -ge 2 ] || fail "--leds needs spi or pwm"; leds="$2"; shift 2 ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) fail "unknown option $1; options: --board NAME, --leds spi|pwm, --dry-run" ;;
     esac
 done
@@ -47,6 +49,15 @@ run() {
     if [ "$dry" -eq 0 ]; then "$@"; fi
 }
 
+# SENSORBOARD_MODEL stands in for the device tree's model (for a dry run off a Pi).
+model="${SENSORBOARD_MODEL:-$(tr -d '\0' < /proc/device-tree/model 2>/dev/null || true)}"
+pi5=0
+case "$model" in *"Raspberry Pi 5"*) pi5=1 ;; esac
+extras=pi
+if [ "$leds" = pwm ] && [ "$pi5" -eq 1 ]; then
+    extras=pi,pi5-leds
+fi
+
 echo "sensorboard: installing board '$board' (LEDs on $leds) from $src"
 run apt-get install -y --no-install-recommends python3-venv python3-dev swig liblgpio-dev
 if ! id sensorboard >/dev/null 2>&1; then
@@ -57,7 +68,7 @@ run mkdir -p "$prefix" "$conf_dir" "$data_dir/records"
 run chown -R sensorboard:sensorboard "$data_dir"
 run python3 -m venv "$prefix/.venv"
 run "$prefix/.venv/bin/pip" install --upgrade pip
-run "$prefix/.venv/bin/pip" install "${src}[pi]"
+run "$prefix/.venv/bin/pip" install "${src}[$extras]"
 run cp -r "$src/docs" "$prefix/"
 
 if [ "$leds" = spi ]; then
@@ -68,6 +79,13 @@ if [ "$leds" = spi ]; then
         echo "sensorboard: raspi-config not found; add dtparam=spi=on to config.txt"
     fi
     led_pin=D10
+elif [ "$pi5" -eq 1 ]; then
+    # A Pi 5 drives NeoPixels on GPIO18 from RP1's PIO (/dev/pio0): the gpio group will do.
+    led_pin=D18
+    if [ "$dry" -eq 0 ]; then
+        echo 'SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"' > /etc/udev/rules.d/99-sensorboard-pio.rules
+    fi
+    run udevadm trigger
 else
     # NeoPixels on GPIO18 use PWM and DMA through /dev/mem: the service must run as root.
     led_pin=D18

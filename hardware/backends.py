@@ -76,6 +76,11 @@ class HardwareConfig:
     adc_per_volt: sensor readings per volt above ``adc_zero`` (the layout's units).
     adc_threshold: on a switch (binary) layout, the reading from which a cell counts as
     holding a piece.
+    led_fps: the most frames a second the LEDs are sent (hardware.frames).
+    led_budget_a: the most current the LEDs may draw, in amperes (estimated; frames
+    that would draw more are dimmed proportionally).
+    palette: the colours of the LED roles: "standard" or "colour-blind" (see
+    boards.hints.PALETTES); ``colours`` overrides single roles ({role: [r, g, b]}).
     """
 
     scan_period: float = 0.002
@@ -95,14 +100,20 @@ class HardwareConfig:
     adc_zero: float = 1.65
     adc_per_volt: float = 1.0
     adc_threshold: float = 0.5
+    led_fps: float = 50.0
+    led_budget_a: float = 2.0
+    palette: str = "standard"
+    colours: tuple[tuple[str, tuple[int, int, int]], ...] = ()
 
 
 CHOICES = {"scan": ("auto", "group", "per-pin"), "pull": ("down", "off"),
-           "frontend": ("pins", "mcp23017", "mcp3008")}
+           "frontend": ("pins", "mcp23017", "mcp3008"),
+           "palette": ("standard", "colour-blind")}
 RANGES = {"scan_period": (0.0005, 0.1), "debounce": (0.0, 0.5), "settle_s": (0.0, 0.001),
           "bounce": (0.0, 0.1), "brightness": (0.0, 1.0), "button_window_s": (0.0, 0.5),
           "adc_zero": (0.0, 3.3), "adc_per_volt": (0.001, 1000.0),
-          "adc_threshold": (0.0, 1000.0)}
+          "adc_threshold": (0.0, 1000.0), "led_fps": (1.0, 400.0),
+          "led_budget_a": (0.05, 100.0)}
 NUMBER_LISTS = {"expanders": (0x20, 0x27, "I2C addresses 0x20..0x27"),
                 "adc_cs": (0, 27, "GPIO numbers 0..27")}
 
@@ -134,6 +145,8 @@ def hardware_config(table: dict, base: HardwareConfig | None = None) -> Hardware
             if twice:
                 raise ValueError(f"{key}: {twice[0]} is listed twice")
             value = tuple(value)
+        elif key == "colours":
+            value = _colours(value)
         elif key == "seed" and (isinstance(value, bool) or not isinstance(value, int)):
             raise ValueError(f"seed: must be a whole number, got {value!r}")
         elif key == "serial_port" and not isinstance(value, str):
@@ -142,6 +155,18 @@ def hardware_config(table: dict, base: HardwareConfig | None = None) -> Hardware
             raise ValueError(f"led_pin: must be a pin name like \"D18\", got {value!r}")
         values[key] = value
     return replace(base, **values)
+
+
+def _colours(table: object) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    if not isinstance(table, dict):
+        raise ValueError(f"colours: must be a table of role = [r, g, b], got {table!r}")
+    out = []
+    for role, rgb in table.items():
+        if not (isinstance(rgb, list | tuple) and len(rgb) == 3 and all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
+            raise ValueError(f"colours.{role}: must be [r, g, b], each 0..255, got {rgb!r}")
+        out.append((role, (rgb[0], rgb[1], rgb[2])))
+    return tuple(out)
 
 
 @dataclass

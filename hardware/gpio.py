@@ -101,19 +101,32 @@ def open_gpio(layout: Any, config: HardwareConfig, clock: Clock) -> Hardware:
                 raise BackendError(f"gpio backend: cannot open the GPIO chip ({e}); "
                                    f"{CHIP_HINT}") from None
             raise
-        from hardware.leds import NeoPixelStrip
-
-        pin = config.led_pin or layout.led_pin
-        try:
-            strip = NeoPixelStrip(layout.led_count, pin=pin, brightness=config.brightness)
-        except PermissionError as e:
-            raise BackendError(f"LEDs on {pin}: no permission ({e}); GPIO18 needs root, "
-                               "GPIO10 (SPI) needs the user in the 'spi' group") from None
-        except (RuntimeError, ValueError) as e:
-            raise BackendError(f"LEDs on {pin}: {e}") from None
+        strip = open_leds(layout, config)
         closers.append(strip.close)
     except BaseException:
         for closer in reversed(closers):
             closer()
         raise
     return Hardware(name="gpio", matrix=matrix, strip=strip, buttons=buttons, closers=closers)
+
+
+def open_leds(layout: Any, config: HardwareConfig) -> Any:
+    """The layout's NeoPixels, on GPIO10 through SPI or on another pin through the PWM (or
+    the Pi 5's PIO) driver, behind the frame pusher (hardware.frames): dimmed to
+    ``brightness`` and ``led_budget_a``, at most ``led_fps`` frames a second."""
+    from hardware.frames import PacedStrip
+    from hardware.leds import NeoPixelSpiStrip, NeoPixelStrip
+
+    pin = config.led_pin or layout.led_pin
+    try:
+        if pin == "D10":
+            raw: Any = NeoPixelSpiStrip(layout.led_count)
+        else:
+            raw = NeoPixelStrip(layout.led_count, pin=pin, brightness=1.0)
+    except PermissionError as e:
+        raise BackendError(f"LEDs on {pin}: no permission ({e}); GPIO18 needs root, "
+                           "GPIO10 (SPI) needs the user in the 'spi' group") from None
+    except (RuntimeError, ValueError, ImportError) as e:
+        raise BackendError(f"LEDs on {pin}: {e}") from None
+    return PacedStrip(raw, fps=config.led_fps, brightness=config.brightness,
+                      budget_ma=config.led_budget_a * 1000)

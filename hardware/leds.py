@@ -1,4 +1,6 @@
-"""LED strips: an in-memory one and NeoPixels through adafruit-circuitpython-neopixel."""
+"""LED strips: an in-memory one, NeoPixels through adafruit-circuitpython-neopixel (PWM on
+GPIO18, or a Pi 5's PIO) and through adafruit-circuitpython-neopixel-spi (SPI0 MOSI,
+GPIO10, no root). hardware.frames paces and dims the frames they show."""
 
 from __future__ import annotations
 
@@ -51,7 +53,26 @@ class MemoryStrip(_Frame):
         return list(self._shown)
 
 
-class NeoPixelStrip(_Frame):
+class _PixelStrip(_Frame):
+    """A strip whose frames go through an Adafruit pixel buffer (``self._pixels``)."""
+
+    _pixels: Any
+
+    def show(self) -> None:
+        # The library's buffer is only written here, so it always holds the last shown frame.
+        self._pixels[:] = self._next
+        self._pixels.show()
+
+    def shown(self) -> list[RGB]:
+        """Read back from the library's pixel buffer (values before its brightness)."""
+        return [(int(p[0]), int(p[1]), int(p[2])) for p in self._pixels]
+
+    def close(self) -> None:
+        """Blank the LEDs and release the pin."""
+        self._pixels.deinit()
+
+
+class NeoPixelStrip(_PixelStrip):
     """WS2812 ("NeoPixel") LEDs on one data pin, through Adafruit Blinka.
 
     On a Pi use D18 (PWM) or D10 (SPI MOSI); see docs/hardware.md. Off a Pi, run with
@@ -85,19 +106,22 @@ class NeoPixelStrip(_Frame):
                 f"available pins: {', '.join(available)}"
             )
         self.pin = pin
-        self._pixels: Any = neopixel.NeoPixel(
+        self._pixels = neopixel.NeoPixel(
             board_pin, n, brightness=brightness, auto_write=False, pixel_order=pixel_order
         )
 
-    def show(self) -> None:
-        # The library's buffer is only written here, so it always holds the last shown frame.
-        self._pixels[:] = self._next
-        self._pixels.show()
 
-    def shown(self) -> list[RGB]:
-        """Read back from the neopixel object (values before brightness scaling)."""
-        return [(int(p[0]), int(p[1]), int(p[2])) for p in self._pixels]
+class NeoPixelSpiStrip(_PixelStrip):
+    """WS2812 LEDs on SPI0 MOSI (GPIO10) through adafruit-circuitpython-neopixel-spi: each
+    LED bit is one SPI byte at 6.4 MHz. Needs SPI enabled and the user in the 'spi' group,
+    not root. The bus comes from hardware.buses (a simulated one in tests)."""
 
-    def close(self) -> None:
-        """Blank the LEDs and release the pin."""
-        self._pixels.deinit()
+    def __init__(self, n: int, *, brightness: float = 1.0, pixel_order: str = "GRB") -> None:
+        super().__init__(n)
+        import neopixel_spi
+
+        from hardware.buses import open_spi
+
+        self.pin = "D10"
+        self._pixels = neopixel_spi.NeoPixel_SPI(
+            open_spi(), n, brightness=brightness, auto_write=False, pixel_order=pixel_order)

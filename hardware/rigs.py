@@ -79,7 +79,8 @@ class GpioRig(SimRig):
         self.board = sim.SimBoard(layout.rows, layout.cols, clock=clock, diodes=layout.diodes,
                                   bounce=bounce, seed=seed)
         self.gpio = sim.SimGPIO(self.board, layout.row_pins, layout.col_pins)
-        self.config = HardwareConfig(led_pin="NEOPIXEL", settle_s=0.0, scan=self.SCAN)
+        self.config = HardwareConfig(led_pin="NEOPIXEL", settle_s=0.0, scan=self.SCAN,
+                                     brightness=1.0)
         self._env: dict[str, str | None] = {}
 
     def __enter__(self) -> GpioRig:
@@ -98,6 +99,13 @@ class GpioRig(SimRig):
 
     def sim_gpio(self) -> sim.SimGPIO:
         return self.gpio
+
+    def leds(self) -> list[RGB]:
+        """What the LED library was last given, once the frame pusher has caught up."""
+        assert self.hardware is not None
+        strip = self.hardware.strip
+        strip.flush()  # type: ignore[attr-defined]
+        return strip.strip.shown()  # type: ignore[attr-defined]
 
     def install(self) -> None:
         sim.install(self.gpio)

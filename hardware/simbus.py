@@ -214,24 +214,25 @@ class SimMcp3008:
 
 @dataclass
 class SimSPI(_Lockable):
-    """SPI0 with MCP3008s by chip-select GPIO; exactly one may be selected per transfer."""
+    """SPI0 with MCP3008s by chip-select GPIO (exactly one may be selected per transfer)
+    and ``listeners`` on MOSI that hear every byte sent (a WS2812 chain)."""
 
     chips: dict[int, SimMcp3008] = field(default_factory=dict)
+    listeners: list[SimWs2812Chain] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         super().__init__()
         self.selected: set[int] = set()
         self.mode: tuple[int, int] | None = None
+        self.baudrate = 0
 
     def configure(self, baudrate: int = 100000, polarity: int = 0, phase: int = 0,
                   bits: int = 8) -> None:
         self._check_locked()
-        if (polarity, phase) not in ((0, 0), (1, 1)) or bits != 8:
-            raise ValueError(f"the MCP3008 speaks SPI mode 0,0 or 1,1 in bytes, got "
-                             f"polarity={polarity} phase={phase} bits={bits}")
-        if baudrate > 3_600_000:
-            raise ValueError(f"the MCP3008 converts at most at 3.6 MHz, got {baudrate}")
+        if bits != 8:
+            raise ValueError(f"SPI words of {bits} bits are not modelled")
         self.mode = (polarity, phase)
+        self.baudrate = baudrate
 
     def select(self, cs: int, low: bool) -> None:
         if low and cs not in self.selected and cs in self.chips:
@@ -247,8 +248,13 @@ class SimSPI(_Lockable):
         chips = [self.chips[cs] for cs in self.selected if cs in self.chips]
         if len(chips) > 1:
             raise RuntimeError(f"two chips selected at once: GPIO {sorted(self.selected)}")
+        if chips and (self.mode not in ((0, 0), (1, 1)) or self.baudrate > 3_600_000):
+            raise ValueError(f"the MCP3008 speaks SPI mode 0,0 or 1,1 up to 3.6 MHz, got "
+                             f"mode {self.mode} at {self.baudrate} Hz")
         self.transactions += 1
         out = bytes(out_buffer[out_start:out_end])
+        for listener in self.listeners:
+            listener.receive(out, self.baudrate)
         reply = bytearray()
         for byte in out:
             value = 0
@@ -262,6 +268,53 @@ class SimSPI(_Lockable):
     def write(self, buffer: bytes, *, start: int = 0, end: int | None = None) -> None:
         scratch = bytearray(len(buffer[start:end]))
         self.write_readinto(buffer[start:end], scratch)
+
+
+class SimWs2812Chain:
+    """WS2812B LEDs on MOSI, decoded from the waveform as the LEDs see it: each pulse's
+    high time makes a 0 bit (220-550 ns) or a 1 bit (580-1000 ns; anything else is a
+    fault), the first LED keeps the first 24 bits (GRB) and passes the rest on, and a low
+    line for 50 µs or more latches every LED's new colour. ``latches`` counts frames."""
+
+    T0H, T1H, RESET = (220e-9, 550e-9), (580e-9, 1000e-9), 50e-6
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.leds: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+        self.latches = 0
+        self._bits: list[int] = []
+        self._high = 0.0
+        self._low = 0.0
+
+    def receive(self, data: bytes, baudrate: int) -> None:
+        bit_time = 1.0 / baudrate
+        for byte in data:
+            for i in range(7, -1, -1):
+                if byte >> i & 1:
+                    if self._low and self._high == 0.0:
+                        self._low = 0.0
+                    self._high += bit_time
+                else:
+                    if self._high:
+                        self._bits.append(self._pulse(self._high))
+                        self._high = 0.0
+                    self._low += bit_time
+                    if self._low >= self.RESET and self._bits:
+                        self._latch()
+
+    def _pulse(self, high: float) -> int:
+        for bit, (lo, hi) in ((0, self.T0H), (1, self.T1H)):
+            if lo <= high <= hi:
+                return bit
+        raise ValueError(f"a WS2812 pulse {high * 1e9:.0f} ns high is neither a 0 nor a 1")
+
+    def _latch(self) -> None:
+        bits, self._bits = self._bits, []
+        for k in range(min(self.n, len(bits) // 24)):
+            g, r, b = (int("".join(map(str, bits[k * 24 + j * 8:k * 24 + j * 8 + 8])), 2)
+                       for j in range(3))
+            self.leds[k] = (r, g, b)
+        self.latches += 1
 
 
 class SimChipSelect:

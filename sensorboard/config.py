@@ -26,6 +26,9 @@ Example (``sensorboard run --config board.toml``; a flag on the command line win
     settle_s = 5e-6             # wait after driving a row
     pull = "down"               # down: the Pi's pull-downs; off: resistors on the board
     brightness = 0.3            # LED brightness, 0..1
+    led_budget_a = 2.0          # the LEDs' current budget (frames dimmed to fit)
+    palette = "standard"        # or "colour-blind"
+    frontend = "pins"           # pins | mcp23017 | mcp3008 (docs/hardware.md)
 
 A fault is one :class:`ConfigError` naming the file, the key and what is wrong.
 """
@@ -33,6 +36,7 @@ A fault is one :class:`ConfigError` naming the file, the key and what is wrong.
 from __future__ import annotations
 
 import rules
+from boards import hints
 from boards.layout import read_toml
 from hardware.backends import backend_names, hardware_config
 
@@ -75,6 +79,7 @@ def load_config(path: str) -> dict:
             raise fail("hardware", "must be a table ([hardware])")
         try:
             hardware = hardware_config(hardware)
+            hints.palette(hardware.palette, hardware.colours)
         except ValueError as e:
             raise ConfigError(f"{path}: hardware.{e}") from None
     tags = data.pop("tags", {})

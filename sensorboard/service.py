@@ -105,6 +105,7 @@ class BoardService:
         if self.sim is not None:
             self._set_up_pieces(state if pieces is None else pieces)
         self.config = hardware.config or HardwareConfig()
+        self.palette = hints.palette(self.config.palette, self.config.colours)
         self.scan_period = self.config.scan_period
         debounce = self.config.debounce
         if self.analog:
@@ -407,7 +408,7 @@ class BoardService:
         self.revision += 1
         self.strip.fill(hints.OFF)
         for cell, role in frame.items():
-            self.strip.set(self.layout.cell_led[cell], hints.PALETTE[role])
+            self.strip.set(self.layout.cell_led[cell], self.palette[role])
         self.strip.show()
 
     def final(self) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from boards import hints
 from sensorboard import guidance
 from sensorboard.numbering import move_label
 from sensorboard.service import BoardService, result_text
@@ -47,7 +46,7 @@ def render(service: BoardService, color: bool = True) -> str:
             text = f" {symbol(on_board, tracker.occupied(name)):<2}"
             role = service.frame.get(name)
             if color and role:
-                text = _bg(hints.PALETTE[role]) + text + RESET
+                text = _bg(service.palette[role]) + text + RESET
             elif role:
                 text = f"[{text.strip() or '.'}]".ljust(3)[:3]
             row.append(text)
@@ -55,7 +54,7 @@ def render(service: BoardService, color: bool = True) -> str:
     lines.append("   " + "".join(f" {labels['files'].get(x, ''):<2}" for x in xs).rstrip())
     state = tracker.state
     roles = sorted(set(service.frame.values()))
-    legend = ", ".join(f"{_bg(hints.PALETTE[r]) if color else ''}{r}{RESET if color else ''}"
+    legend = ", ".join(f"{_bg(service.palette[r]) if color else ''}{r}{RESET if color else ''}"
                        for r in roles)
     status = result_text(state) if state.outcome() else f"{tracker.player} to move"
     if tracker.rolled:

@@ -220,7 +220,7 @@ class WebSession:
     def full(self, snap: dict | None = None) -> dict:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
         return {**(snap or self.publish()), "geometry": self.geometry(),
-                "legend": legend_json()}
+                "legend": legend_json(self.service.palette)}
 
     def publish(self) -> dict:
         """The snapshot, numbered; pushed to every page when it differs from the last one.
@@ -300,7 +300,8 @@ class WebSession:
         if not 0 <= k <= n:
             raise ActionError(400, f"ply {ply!r}: give a number from 0 to {n}")
         return {"board": self.board_id,
-                **position_json(tracker.state, k, bounds[k], bounds[k - 1] if k else 0)}
+                **position_json(tracker.state, k, bounds[k], bounds[k - 1] if k else 0,
+                                self.service.palette)}
 
     def choose(self, value: object) -> None:
         prompt = self.service.tracker.prompt

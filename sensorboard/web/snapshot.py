@@ -71,7 +71,8 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
     }
 
 
-def position_json(state: rules.GameState, ply: int, end: int, start: int) -> dict:
+def position_json(state: rules.GameState, ply: int, end: int, start: int,
+                  palette: dict[str, tuple[int, int, int]] = hints.PALETTE) -> dict:
     """The position after ``ply`` moves (turns) of ``state``'s game, read-only, with the
     LEDs the board showed for that move (``last`` on the cells it changed). The turn is
     ``state.move_stack[start:end]`` (several decisions in a game like Telec)."""
@@ -92,7 +93,7 @@ def position_json(state: rules.GameState, ply: int, end: int, start: int) -> dic
         "move": move,
         "to_move": after.to_move,
         "pieces": {c: list(p) for c, p in cells.items()},
-        "leds": {c: {"role": role, "led": list(hints.PALETTE[role])} for c, role in lit.items()},
+        "leds": {c: {"role": role, "led": list(palette[role])} for c, role in lit.items()},
         "stock": after.stock(),
         "captured": after.captured(),
         "home": after.home(),
@@ -115,6 +116,6 @@ ROLE_TEXT = {
 }
 
 
-def legend_json() -> list[dict]:
+def legend_json(palette: dict[str, tuple[int, int, int]] = hints.PALETTE) -> list[dict]:
     return [{"role": role, "rgb": list(rgb), "text": ROLE_TEXT.get(role, role)}
-            for role, rgb in hints.PALETTE.items()]
+            for role, rgb in palette.items()]

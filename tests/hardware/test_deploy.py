@@ -62,6 +62,20 @@ def test_the_install_script_dry_run_lists_every_step():
     assert "deploy/config/teblo.toml" in steps and 'led_pin = "D10"' in steps
 
 
+def test_a_pi_5_with_pwm_leds_gets_the_pi_5_neopixel_driver_and_no_root():
+    def steps(model):
+        out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run"],
+                             capture_output=True, text=True,
+                             env={"PATH": "/usr/bin:/bin", "SENSORBOARD_MODEL": model})
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    pi5 = steps("Raspberry Pi 5 Model B Rev 1.0")
+    assert "[pi,pi5-leds]" in pi5 and "sensorboard.service.d" not in pi5
+    pi4 = steps("Raspberry Pi 4 Model B Rev 1.5")
+    assert "[pi]" in pi4 and "pi5-leds" not in pi4 and "sensorboard.service.d" in pi4
+
+
 @pytest.mark.parametrize("args,message", [
     (["--board", "chess"], "no config for board 'chess'; boards: "),
     (["--leds", "usb"], "--leds must be spi or pwm, got 'usb'"),
