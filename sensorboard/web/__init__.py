@@ -15,9 +15,9 @@ from sensorboard.systemd import Notifier
 from sensorboard.web.server import (
     WebSession,
     check_bind,
-    check_port,
     default_factory,
     is_loopback,
+    listening_socket,
     make_app,
     serve,
     url_for,
@@ -43,11 +43,22 @@ class WebError(Exception):
 
 def run_web(args, layout: Layout) -> int:
     """``sensorboard run --web``: the live service with the page; Ctrl-C ends it."""
+    problem = check_bind(args.host, args.token)
+    if problem:
+        raise WebError(problem)
+    try:  # held from before anything is set up, so a port in use leaves no record folder
+        sock = listening_socket(args.host, args.port)
+    except OSError as e:
+        raise WebError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
+    try:
+        return _serve_board(args, layout, sock)
+    finally:
+        sock.close()
+
+
+def _serve_board(args, layout: Layout, sock) -> int:
     from sensorboard.live import TerminalView, settle_memory
 
-    problem = check_bind(args.host, args.token) or check_port(args.host, args.port)
-    if problem:  # before anything is set up, so no record folder is left behind
-        raise WebError(problem)
     clock = RealClock()
     factory = default_factory(args.backend, clock, args.records, args.hardware,
                               board=args.board, tags=args.tags, new=args.new,
@@ -74,7 +85,7 @@ def run_web(args, layout: Layout) -> int:
             print(qr_text(url), flush=True)
 
     try:
-        asyncio.run(serve(session, args.host, args.port, started))
+        asyncio.run(serve(session, args.host, args.port, started, sock))
     except KeyboardInterrupt:
         pass
     except OSError as e:

@@ -91,20 +91,25 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
         state, resumed = rules.new_game(game), False
+        # The hardware first: a board that cannot open leaves no record behind.
+        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
         if records is not None:
             from sensorboard.recording import open_game, open_journal
 
-            journal = journal or open_journal(records, board)
-            if mqtt and link is None:
-                from sensorboard.mqtt import attach
+            try:
+                journal = journal or open_journal(records, board)
+                if mqtt and link is None:
+                    from sensorboard.mqtt import attach
 
-                link = attach(journal, mqtt)
-            recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0)
+                    link = attach(journal, mqtt)
+                recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0)
+            except BaseException:
+                hardware.close()
+                raise
             state = recorder.state
             listeners.append(recorder.event)
             closers.append(recorder.close)
         made += 1
-        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
         closers.append(hardware.close)
         pieces = rules.new_game(game).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
@@ -318,10 +323,21 @@ class WebSession:
             raise ActionError(400, f"unknown game {tracker_module.quote(game)}; games: "
                                    f"{', '.join(sorted(rules.GAMES))}")
         try:
+            layout_for_game(game)
+        except LayoutError as e:
+            raise ActionError(409, f"cannot set up {game}: {e}") from None
+        previous = self.service.tracker.state.NAME
+        # The old board lets go of its pins and LEDs before the new one claims them.
+        self.close()
+        try:
             board = self.factory(game)
         except (LayoutError, ValueError) as e:
-            raise ActionError(409, f"cannot set up {game}: {e}") from None
-        self.close()
+            self._replace(self.factory(previous))
+            raise ActionError(409, f"cannot set up {game}: {e}; a new game of {previous} "
+                                   "is on the board") from None
+        self._replace(board)
+
+    def _replace(self, board: Board) -> None:
         self.board = board
         self.board_id += 1
         self.script = []
@@ -517,16 +533,21 @@ def url_for(host: str, port: int, token: str | None) -> str:
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
-def check_port(host: str, port: int) -> str | None:
-    """An error text when ``host:port`` cannot be served (in use, no such address)."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The page's socket, bound and listening; raises OSError when ``host:port`` cannot be
+    served (in use, no such address). Taken before the board is set up and held until
+    :func:`serve` serves on it, so a port that cannot be had leaves nothing behind."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.socket(family, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind((host.strip("[]"), port))
-    except OSError as e:
-        return f"cannot serve on {host}:{port}: {e.strerror or e}"
-    return None
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def check_bind(host: str, token: str | None) -> str | None:
@@ -538,13 +559,15 @@ def check_bind(host: str, token: str | None) -> str | None:
 
 
 async def serve(session: WebSession, host: str, port: int,
-                started: Callable[[str], None] = print) -> None:
-    """Serve until cancelled (Ctrl-C); the runner stops and the board closes."""
+                started: Callable[[str], None] = print,
+                sock: socket.socket | None = None) -> None:
+    """Serve until cancelled (Ctrl-C); the runner stops and the board closes. ``sock``:
+    the socket of :func:`listening_socket` to serve on, else one is bound here."""
     app = make_app(session, loopback=is_loopback(host))
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        site = web.SockSite(runner, sock) if sock else web.TCPSite(runner, host, port)
         await site.start()
         started(url_for(host, port, session.token))
         stop = asyncio.Event()
