@@ -2,8 +2,10 @@
 
 Times full scans of the matrix, counts the GPIO-library calls of one scan, and runs the
 service's loop idle for a while, comparing its CPU with a bare loop waking at the same
-rate (reading the matrix and nothing else) measured just before it. Nothing is
-recorded; the LEDs stay dark.
+rate (reading the matrix and nothing else) measured just before it, and the CPU time
+from a sensor change to its LED frame on seeded games (sensorboard.latency; on the
+simulated board of the same layout, as the pieces cannot move by themselves). Nothing
+is recorded; the LEDs stay dark.
 """
 
 from __future__ import annotations
@@ -107,4 +109,14 @@ def run_bench(args, layout) -> int:
               f"step p99 {1e6 * percentile(took, 0.99):.0f} us over {len(took)} steps")
     finally:
         hardware.close()
+    if args.games > 0:
+        from sensorboard.latency import change_to_frame, reference_seconds
+
+        ref = reference_seconds()
+        samples = change_to_frame(layout, games=args.games)
+        p99 = percentile(samples, 0.99)
+        print(f"sensor change -> LED frame: {1e3 * percentile(samples, 0.5):.2f} ms p50, "
+              f"{1e3 * p99:.2f} ms p99 over {len(samples)} changes ({args.games} games); "
+              f"reference {1e3 * ref:.2f} ms, p99 / reference {p99 / ref:.1f} "
+              "(docs/performance.md has this machine's figures to compare)")
     return 0

@@ -115,7 +115,7 @@ def build_parser() -> Parser:
     ex.add_argument("--event", help="only this event (the Event tag)")
     ex.add_argument("--csv", action="store_true", help="the results table instead")
     for name, text in (("bench", "measure the board where it stands: scan time, GPIO calls "
-                        "per scan, idle CPU against a bare loop"),
+                        "per scan, idle CPU against a bare loop, sensor change to LED frame"),
                        ("check-wiring", "bring-up: a live sensor map, the LED chain walked "
                         "cell by cell, a report of stuck, flickering and ghosting sensors"),
                        ("calibrate", "bring-up: thresholds of analog Hall sensors from "
@@ -134,6 +134,9 @@ def build_parser() -> Parser:
             bp.add_argument("--seconds", type=float, default=10.0,
                             help="how long each idle loop runs (default 10)")
             bp.add_argument("--scans", type=int, default=2000, help="scans timed")
+            bp.add_argument("--games", type=int, default=3,
+                            help="seeded games for the sensor change to LED frame time "
+                                 "(default 3; 0 skips it)")
         else:
             bp.add_argument("--scans", type=int, default=50, help="readings per class")
     wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")

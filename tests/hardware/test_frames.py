@@ -142,3 +142,17 @@ def test_the_configured_palette_lights_the_leds():
     lit = {role: service.strip.shown()[layout.cell_led[c]] for c, role in service.frame.items()}
     assert lit["lifted"] == hints.COLOUR_BLIND["lifted"]
     assert lit.get("move", (1, 2, 3)) == (1, 2, 3)
+
+
+def test_spi_leds_without_permission_are_one_line_and_release_the_matrix():
+    from hardware.backends import BackendError
+
+    layout = layout_for_game("tessella")
+    clock = VirtualClock()
+    denied = SimBuses(faults={"spi": PermissionError(13, "Permission denied")})
+    with GpioRig(layout, clock) as rig, use_buses(denied):
+        with pytest.raises(BackendError, match=r"^LEDs on D10: SPI: no permission on "
+                                               r"/dev/spidev0.0 \(Permission denied\); add "
+                                               r"the user to the 'spi' group"):
+            open_backend("gpio", layout, replace(rig.config, led_pin="D10"), clock)
+        assert all(rig.gpio.pin_mode(p) is None for p in layout.row_pins + layout.col_pins)

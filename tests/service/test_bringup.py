@@ -1,5 +1,6 @@
 """Bring-up tools on the simulated board: check-wiring and calibrate."""
 
+import re
 import subprocess
 import sys
 
@@ -160,7 +161,11 @@ def test_the_wiring_diagram_of_each_shipped_layout_is_in_the_docs_and_names_ever
 
 
 def test_bench_command_measures_the_simulated_board():
-    out = cli("bench", "--game", "tessella", "--seconds", "0.2", "--scans", "20")
+    out = cli("bench", "--game", "tessella", "--seconds", "0.2", "--scans", "20",
+              "--games", "1")
     assert out.returncode == 0, out.stderr
     assert "56 GPIO-library calls per scan" in out.stdout  # 7x6 per-pin: 7 * (2 + 6)
     assert "idle: the service loop uses" in out.stdout and "ratio" in out.stdout
+    latency = re.search(r"sensor change -> LED frame: .* over (\d+) changes \(1 games\)",
+                        out.stdout)
+    assert latency and int(latency.group(1)) > 20  # a game's lifts and places
