@@ -139,6 +139,7 @@ class Tracker:
         # opponent's waiting turn): they count once it is answered. ``None`` is the shared
         # button.
         self.held: list[str | None] = []
+        self.batch_cells: list[str] = []  # the cells the last scan changed
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -164,6 +165,10 @@ class Tracker:
         self.turn_start = len(self.state.move_stack)
         self.deciding: list[Turn] | None = None  # the ways left of a turn being asked
         self.rolled: str | None = None  # the board's die has rolled this, this turn
+        self.no_turn = False  # the question open may be answered: no unseen turn was made
+        self.asked: list[Candidate] = []  # the turns the open question is about
+        self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
+        self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -299,6 +304,7 @@ class Tracker:
         self.declined = set()
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
         self.lifting = all(self._taken(cell, value) for cell, value in changes)
+        self.batch_cells = [cell for cell, _ in changes]
         for cell, value in changes:
             self.current[cell] = value
             self.seen[cell].add(value)
@@ -309,8 +315,9 @@ class Tracker:
                 self.differing.discard(cell)
         self.last_change = t
         self.error = None
-        asked_silent = self.deciding is None and self.pending and all(
-            c.silent for c in self.pending)
+        if self.deciding is not None:
+            return self._while_deciding(t)
+        asked_silent = self.pending and all(c.silent for c in self.pending)
         if self.prompt and asked_silent and any(
                 not c.silent and self.consistent(c) and self.complete(c)
                 for c in self.candidates):
@@ -377,6 +384,9 @@ class Tracker:
                 return events
             return events + self.press(button, t, player)
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
+        if pending and all(self._like_a_touch(c) for c in pending):
+            # A piece lifted and put back: an entry bumping it, or a touch and an unseen turn.
+            return self._ask([*pending, *(c for c in self.candidates if c.silent)], t)
         if len(pending) == 1:
             return self._commit(pending[0], t)
         if pending:
@@ -386,7 +396,9 @@ class Tracker:
             if len(silent) == 1 and player is not None:
                 return self._commit(silent[0], t)
             if silent:
-                return self._ask(silent, t)
+                # (a turn begun, an electronic die rolled, is no longer "none")
+                begun = len(self.state.move_stack) > self.turn_start
+                return self._ask(silent, t, declinable=player is None and not begun)
         return []
 
     def choose(self, value: str, t: float) -> list[Event]:
@@ -506,7 +518,13 @@ class Tracker:
             if fits and (complete or not self.differing):
                 # Two histories the sensors cannot tell apart: this turn went on (or a
                 # piece was put back), or it was done and the next one began.
-                return self._ask([*fits, *complete], t)
+                return self._ask([*fits, *complete], t, declinable=not complete)
+            if fits and self.lifting and (any(c not in waiting for c in alive) or (
+                    not any(c.takes or c.lift for c in waiting) and self._own_taken())):
+                # A piece taken up: a longer turn may be under way (a bump), or the turn
+                # waiting shows nothing put down, and the mover, whose pieces may still be
+                # in hand, touched one of their own.
+                return []
             if fits:
                 self.pending = []
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
@@ -532,6 +550,12 @@ class Tracker:
         self.pending = complete
         return []
 
+    def _own_taken(self) -> bool:
+        """The pieces the last scan took up are the mover's own (piece names begin with
+        their owner's name: ``red-3``, ``yellow-block``)."""
+        tops = [self.before_pieces[c][-1:] for c in self.batch_cells]
+        return all(top and top[0].split("-")[0] == self.player for top in tops)
+
     def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
         """Could an unfinished turn still grow out of what has been done so far?
 
@@ -554,7 +578,11 @@ class Tracker:
                 hist = self.history.get(cell, ())
                 if cell in self.differing or len(hist) < 2:
                     continue
-                first, back = self._departure(cell), hist[-1][0]
+                back = hist[-1][0]
+                held, before = self._in_hand_allowed(cell), self.before[cell]
+                # the last time the piece left before it came back (not an earlier touch)
+                first = max((n for n, v in hist if n < back and v != before and v in held),
+                            default=float("inf"))
                 if any(first < self._departure(other) <= back
                        for other, visible in cand.gives if visible and other != cell):
                     out.add(cell)
@@ -577,23 +605,33 @@ class Tracker:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
         state = self.state.clone()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        return self._fits(state)
+
+    def _fits(self, state: rules.GameState) -> bool:
+        """Would what the board shows now be a turn in progress from ``state``?"""
         nxt = Tracker(state, self.observe, self.error_delay, self.blind)
         nxt.current = dict(self.current)
         nxt._start_turn()
         return bool(nxt.alive())
 
-    def _ask(self, options: list[Candidate], t: float) -> list[Event]:
+    def _ask(self, options: list[Candidate], t: float, declinable: bool = False,
+             ) -> list[Event]:
         """A question: which of ``options`` was made; ``none`` declines them all. Turns of
-        several decisions are asked one decision at a time."""
+        several decisions are asked one decision at a time (``declinable``: the first of
+        those questions offers ``none`` too, for no turn made at all)."""
         if all(c.ways for c in options):
-            self.last_commit = (options[0], t)
+            self.last_commit, self.asked = (options[0], t), options
+            self.asked_at = len(self.state.move_stack)
+            self.no_turn = declinable or any(self._like_a_touch(c) for c in options)
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         return [self.prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
-        self.last_commit = (cand, t)
+        self.last_commit, self.asked = (cand, t), [cand]
+        self.asked_at = len(self.state.move_stack)
+        self.no_turn = self._like_a_touch(cand)
         return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
 
     def _error_cells(self) -> dict[str, str]:
@@ -704,27 +742,33 @@ class Tracker:
 
     def _advance(self, ways: list[Turn], t: float) -> list[Event]:
         """Play the decisions all ``ways`` share; ask the next one where they part (only
-        the decisions some way takes), or end the turn when one way is left."""
+        the decisions some way takes), or end the turn when one way is left. While it may
+        be that no turn was made (:attr:`no_turn`), the last decision is asked even where
+        it is the only one, with ``none``."""
         out: list[Event] = []
         while True:
-            if len(ways) == 1:
-                for d in ways[0]:
-                    out += self._push_decision(d, t)
+            if not ways[0]:
                 return out + self._end_turn(t)
             nxt = {w[0] for w in ways}
-            if len(nxt) == 1:
+            # (``none`` to a later question could be a decision, not "no turn": ask now)
+            if len(nxt) == 1 and not (self.no_turn and (len(ways[0]) == 1 or any(
+                    len(w) > 1 and self.state.move_str(w[1]) == NONE for w in ways))):
                 out += self._push_decision(ways[0][0], t)
                 ways = [Turn(w[1:]) for w in ways]
                 continue
             self.deciding = ways
             order = [m for m, _ in self.state.chance_outcomes()] or self.state.legal_moves()
-            options = sorted(nxt, key=order.index)
-            self.prompt = Prompt(t, [self.state.move_str(m) for m in options])
+            options = [self.state.move_str(m) for m in sorted(nxt, key=order.index)]
+            if self.no_turn and NONE not in options:
+                options.append(NONE)
+            self.prompt = Prompt(t, options)
             return [*out, self.prompt]
 
     def _answer(self, value: str, t: float) -> list[Event]:
         """An answer to a decision's prompt: the decision's notation."""
         ways = self.deciding or []
+        if value == NONE and self.no_turn:
+            return self._no_turn(t)
         try:
             move = self.state.parse_move(value)
         except rules.RulesError:
@@ -733,22 +777,74 @@ class Tracker:
         if not chosen:
             return [Rejected(t, f"{quote(value)} is not offered; options: "
                                 f"{', '.join(self.prompt.options if self.prompt else ())}")]
-        self.prompt, self.deciding = None, None
+        self.prompt, self.deciding, self.no_turn = None, None, False
         return self._push_decision(move, t) + self._advance(chosen, t)
 
+    def _like_a_touch(self, cand: Candidate) -> bool:
+        """A turn of several decisions that ends showing what the board showed before, a
+        piece lifted and one put back in its place (a Telec pyramid entering onto an
+        enemy single it bumps): a touch of that piece looks the same, so it is asked."""
+        return bool(cand.ways) and not cand.silent and all(
+            value == self.before[cell] for cell, value in cand.final.items())
+
+    def _no_turn(self, t: float) -> list[Event]:
+        """``none`` to the first question about unseen turns: none was made. The decisions
+        the question took for granted are undone; the board is read again."""
+        while len(self.state.move_stack) > self.asked_at:
+            self.state.pop()
+        self.prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
+        self.pending = []
+        self.declined = {c.text for c in self.asked}
+        for cell in self.cells:  # what was lifted and put back was touched
+            if cell not in self.differing:
+                self.history.pop(cell, None)
+                self.seen[cell] = {self.current[cell]}
+        self.last_change = t
+        return self._evaluate(t)
+
+    def _while_deciding(self, t: float) -> list[Event]:
+        """A change while a decision of the turn is asked. A piece touched (lifted, put
+        back) leaves the question open; a piece put down that the turn does not explain,
+        where ``none`` is offered, declines: if the board shows a visible turn of the
+        player asked instead of the unseen one they were asked about, or the next turn
+        begun once the question is declined (it is then read as part of that turn)."""
+        if self.prompt is None or NONE not in self.prompt.options or not any(
+                self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
+            return []
+        visible = any(not c.silent and self.consistent(c) for c in self.candidates)
+        if self.no_turn:
+            if not visible:
+                return []
+            self.held = []  # presses meant for the unseen turn
+            return self._answer(NONE, t)
+        state = self.state.clone()
+        state.push(state.parse_move(NONE))
+        if visible or decisions.in_turn(state, self.player) or not self._fits(state):
+            return []
+        return self.choose(NONE, t)
+
     def _push_decision(self, move: Hashable, t: float) -> list[Event]:
+        """Play one decision of the turn; a die's outcome is reported, once it is sure
+        that a turn was made (:attr:`no_turn`: at the answer)."""
         chance = self.state.to_move == rules.CHANCE
         self.state.push(move)
-        return [Rolled(t, self.player, self.state.move_str(move))] if chance else []
+        if not chance:
+            return []
+        self.held_rolls.append(Rolled(t, self.player, self.state.move_str(move)))
+        if self.no_turn:
+            return []
+        out, self.held_rolls = self.held_rolls, []
+        return out
 
     def _end_turn(self, t: float) -> list[Event]:
         state = self.state
         turn = Turn(state.move_stack[self.turn_start:])
         self.turn_marks.append(self.turn_start)
-        event = Committed(t, len(self.turn_marks), self.player, decisions.text(state, turn))
+        events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player,
+                                        decisions.text(state, turn))]
         self._start_turn()
         self.last_change = t
-        return [event, *self._evaluate(t)] if self.differing else [event]
+        return [*events, *self._evaluate(t)] if self.differing else events
 
     def _roll(self, t: float) -> list[Event]:
         """The ``roll`` button: the board's electronic die rolls for the player to move,
