@@ -1,0 +1,201 @@
+"""Telec with physical dice tells the truth: seeded games played by hand (touches, bumps
+begun with either piece, the Center Zone with and without its drop sensor, clock presses
+by side or shared, late answers) and run through ``sensorboard replay --option
+dice=physical``; the committed turns and the ``roll`` lines must be the true ones (see
+``truth_telec.py``; ``bench/telec_truth.py`` runs thousands). Then one case per way the
+board once went wrong, each found by those streams."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import rules
+from boards.tracker import Committed, Prompt, Tracker
+from tests.service.helpers import ev, moves, run
+
+from .truth_telec import LAYOUTS, Mix, run_stream
+
+
+def check(results):
+    bad = [r for r in results if not r.ok]
+    detail = "\n".join(f"{r.layout} seed {r.seed}: {r.off or r.stalled or f'{r.illegal} illegal'}"
+                       "\n  " + "\n  ".join(r.log[-12:]) for r in bad[:3])
+    assert not bad, f"{len(bad)} of {len(results)} streams left the truth:\n{detail}"
+    assert all(r.committed == r.truth and r.rolled == r.rolls for r in results)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_streams_with_ordinary_handling_commit_the_true_turns_and_rolls(chunk):
+    check([run_stream("telec", seed, turns=30) for seed in range(chunk * 12, chunk * 12 + 12)])
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_streams_with_random_handling_habits_commit_the_true_turns_and_rolls(chunk):
+    """Each stream draws its own habits: shared or per-player clock buttons, how often it
+    touches, presses and answers late, how fast it plays, and on the board without a drop
+    sensor whether a piece entering the Center Zone is put in the hole first."""
+    seeds = range(10_000 + chunk * 12, 10_000 + chunk * 12 + 12)
+    check([run_stream("telec", seed, turns=30, mix=Mix.random(random.Random(seed)))
+           for seed in seeds])
+
+
+def test_streams_cover_both_layouts_bumps_stacks_forfeits_and_the_center_zone():
+    results = [run_stream("telec", seed, turns=30) for seed in range(24, 30)]
+    turns = [t for r in results for t in r.truth]
+    assert {r.layout for r in results} == set(LAYOUTS)
+    assert any(t.endswith("-cz") for t in turns) and any(t.endswith(" none") for t in turns)
+    assert sum(r.questions for r in results) > 0 and all(r.ok for r in results)
+
+
+def test_a_stream_through_the_command_line(tmp_path):
+    """The lines a stream wrote, run by ``sensorboard replay --game telec --option
+    dice=physical`` itself, print the true turns and rolls."""
+    for seed in (3, 4):  # one stream on each layout
+        result = run_stream("telec", seed, turns=20)
+        path = tmp_path / f"{seed}.jsonl"
+        path.write_text(result.jsonl())
+        proc = subprocess.run(
+            [sys.executable, "-m", "sensorboard", "replay", "--game", "telec", "--option",
+             "dice=physical", "--layout", result.layout, str(path)],
+            capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        lines = [json.loads(x) for x in proc.stdout.splitlines()]
+        assert [x["move"] for x in lines if x["type"] == "move"] == result.truth
+        assert [(x["player"], x["value"]) for x in lines if x["type"] == "roll"] == result.rolls
+
+
+def test_a_stream_that_leaves_the_truth_is_caught():
+    """The check can fail: a tracker that never asks the size of a pyramid (it takes the
+    first size offered) goes off the truth."""
+    original = Tracker._answer
+
+    def careless(self, value, t):
+        return original(self, self.prompt.options[0], t)
+
+    Tracker._answer = careless
+    try:
+        results = [run_stream("telec", seed, turns=12) for seed in range(4)]
+    finally:
+        Tracker._answer = original
+    assert any(not r.ok for r in results)
+
+
+# --- one case per way the board once went wrong ---------------------------------------------
+
+START = [ev(1.0, "place", "a1"), {"t": 2.0, "op": "choose", "value": "6"},   # blue 4: a1
+         ev(3.0, "place", "a5"), {"t": 4.0, "op": "choose", "value": "3"}]   # red 5: a5
+
+
+def choose(t, value):
+    return {"t": t, "op": "choose", "value": value}
+
+
+def press(t):
+    return {"t": t, "op": "press", "button": "clock"}
+
+
+def test_a_piece_touched_while_its_size_is_asked_enters_once():
+    """It once committed ``roll 5 roll 5 1``: the touch was read as a second entry."""
+    out, final = run("telec", [ev(1.0, "place", "a1"), ev(2.0, "lift", "a1"),
+                               ev(2.5, "place", "a1"), choose(3.0, "6")])
+    assert moves(out) == ["roll 4 6"]
+    assert [x["value"] for x in out if x["type"] == "roll"] == ["4"]
+
+
+def test_touching_an_enemy_single_on_an_own_entry_tile_is_asked_not_taken_for_a_bump():
+    """Lifting red's single on a4 (blue's tile for a 2) and putting it back looks like an
+    entry bumping it: it was committed as ``roll 2 ..``; now it is asked, with ``none``."""
+    events = START + [ev(5.0, "lift", "a1"), ev(5.5, "place", "a2"),   # blue a1-a2
+                      ev(6.0, "lift", "a5"), ev(6.5, "place", "a4"),   # red a5-a4
+                      ev(7.0, "lift", "a4"), ev(7.3, "place", "a4"),   # blue touches a4
+                      choose(8.0, "none"), ev(9.0, "lift", "a2"), ev(9.5, "place", "a1")]
+    out, final = run("telec", events)
+    assert [x["options"] for x in out if x["type"] == "prompt"][-1] == ["4", "5", "6", "none"]
+    assert moves(out)[2:] == ["a1-a2", "a5-a4", "a2-a1"]
+    assert [x["value"] for x in out if x["type"] == "roll"] == ["4", "5"]  # none for a touch
+    assert final["position"]["a4"] == ["red-3"]
+
+
+def test_a_shared_press_with_no_turn_made_is_answered_none_and_prints_no_roll():
+    """A shared clock pressed after red's turn asks whether blue made an unseen turn (a
+    stack on a1); ``none``: nothing is committed, no roll printed, blue's step follows."""
+    events = START + [press(5.0), choose(6.0, "none"), ev(7.0, "lift", "a1"),
+                      ev(7.5, "place", "a2")]
+    out, _ = run("telec", events)
+    assert [x["options"] for x in out if x["type"] == "prompt"][-1] == ["4", "none"]
+    assert moves(out)[2:] == ["a1-a2"] and len([x for x in out if x["type"] == "roll"]) == 2
+
+
+def test_a_question_open_when_the_next_turn_starts_is_declined():
+    """The contract: a question still open when the next turn's first piece is put down
+    counts as ``none`` where declining is legal. Red said it rolled a 5 (onto its own 3 on
+    a5) and left the size open; blue's step a2-a3 makes it a forfeit, then is committed."""
+    events = START + [ev(5.0, "lift", "a1"), ev(5.5, "place", "a2"), press(7.0),
+                      choose(8.0, "5"), ev(9.0, "lift", "a2"), ev(9.5, "place", "a3")]
+    out, final = run("telec", events)
+    assert [x["options"] for x in out if x["type"] == "prompt"][-1] == ["1", "2", "none"]
+    assert moves(out)[2:] == ["a1-a2", "roll 5 none", "a2-a3"]
+    assert final["position"] == {"a3": ["blue-6"], "a5": ["red-3"]}
+
+
+def test_a_visible_turn_after_a_shared_press_declines_the_unseen_one():
+    """Asked after a shared press whether red made an unseen turn, red steps a5-a4
+    instead: no unseen turn was made, the step is committed."""
+    events = START + [ev(5.0, "lift", "a1"), ev(5.5, "place", "a2"), press(7.0),
+                      ev(9.0, "lift", "a5"), ev(9.5, "place", "a4")]
+    out, _ = run("telec", events)
+    assert moves(out)[2:] == ["a1-a2", "a5-a4"]
+
+
+def test_a_forfeit_answered_none_is_not_taken_for_no_turn():
+    """After a shared press ``none`` could mean a forfeit or no turn at all: the face is
+    asked first (``none`` there: no turn), then ``none`` is the forfeit."""
+    events = START + [ev(5.0, "lift", "a1"), ev(5.5, "place", "a2"), press(7.0),
+                      choose(8.0, "3"), choose(9.0, "none")]
+    out, _ = run("telec", events)
+    assert moves(out)[2:] == ["a1-a2", "roll 3 none"]
+
+
+def tracker(position, layout_blind=False):
+    blind = frozenset({"cz"}) if layout_blind else frozenset()
+    return Tracker(rules.from_position("telec", position), blind=blind)
+
+
+def feed(tr, changes):
+    out = []
+    for k, (cell, on) in enumerate(changes):
+        out += tr.change(cell, on, 1.0 + k)
+    return out
+
+
+def test_a_bump_begun_after_a_turn_that_was_complete_is_not_cut_short():
+    """Blue lifted b5 (b5-c5 onto its own 5 would be complete), then red's 1 on a5: that
+    is no proof red's turn began, blue may be bumping it. It was committed as b5-c5."""
+    tr = tracker("d2=b5,a5=r1,b5=b2,c5=b5 blue:112334466:0 red:12233445566:0 blue turn")
+    assert feed(tr, [("b5", False), ("a5", False)]) == []
+    assert not any(isinstance(e, Committed) for e in tr.change("a5", True, 5.0))
+    assert {c.text for c in tr.pending} == {"b5-c5", "b5-a5"}
+
+
+def test_an_early_touch_of_a_piece_does_not_make_a_later_put_back_a_bump():
+    """Red touched its 3 on d2, then blue's 5 left d3, then d2 was lifted and put back:
+    blue into the Center Zone and red's touch, or blue bumping d2. It was committed as the
+    bump (the first touch was taken for the lift of a capture)."""
+    tr = tracker("c1=r6,d2=r3,d3=b5 blue:11223344566:0 red:1122344556:0 blue turn",
+                 layout_blind=True)
+    events = feed(tr, [("d2", False), ("d2", True), ("d3", False), ("d2", False), ("d2", True)])
+    assert not any(isinstance(e, Committed) for e in events)
+    assert {c.text for c in tr.pending} == {"d3-cz", "d3-d2"}
+
+
+def test_the_mover_touching_an_own_piece_does_not_end_a_step_still_in_hand():
+    """On the board without a drop sensor red's stack left a3 (into the Center Zone, or
+    still in hand); red then touched its own d5: that is not blue's turn beginning."""
+    tr = tracker("d1=r1,a3=r42,d3=b3,c4=r4,c5=b63,d5=r3 blue:112244556:0 red:125566:1 red turn",
+                 layout_blind=True)
+    events = feed(tr, [("a3", False), ("d5", False), ("d5", True), ("a2", True)])
+    assert [e.move for e in events if isinstance(e, Committed)] == ["a3-a2"]
+    assert not any(isinstance(e, Prompt) for e in events)
