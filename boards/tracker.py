@@ -529,6 +529,14 @@ class Tracker:
                 self.pending = []
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
         if not alive:
+            if not self.lifting and not self.prompt and any(
+                    self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
+                # A piece put down that no turn of the player to move explains: maybe they
+                # made an unseen turn (a Telec forfeit) and the opponent's turn has begun.
+                silent = [c for c in self.candidates if c.silent
+                          and c.text not in self.declined and self._next_turn_fits(c)]
+                if silent:
+                    return self._ask(silent, t, declinable=True)
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
             return []

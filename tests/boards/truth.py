@@ -452,6 +452,9 @@ class Player:
             self.touch(self._any_cell())
         if silent or rng.random() < mix.press:
             self.press(player if mix.buttons == "player" else None)
+        if silent and mix.buttons == "shared" and self.board.prompt is None \
+                and len(self.result.committed) < len(self.done):
+            self.press(None)  # the press ended the opponent's waiting turn: press again
         return cells
 
 

@@ -48,6 +48,17 @@ from tests.rules.test_telec import naive_turns
 LAYOUTS = ("telec", "telec-nodrop")
 
 
+def legal(state: rules.GameState, text: str) -> bool:
+    """The naive check: ``text`` is one of the whole turns ``tests/rules/test_telec.py``
+    lists for the side to move (a first turn must roll: the position text says ``first``)."""
+    return text in naive_turns(state, state.position_str().endswith(" first"))
+
+
+#: Telec in the tracker-level streams of ``truth.py`` (the streams below go through replay).
+ADAPTER = truth.Adapter(layouts=LAYOUTS, legal=legal,
+                        pick=lambda state, rng: [pick_turn(state, rng)], streams=8)
+
+
 # --- the true turns ------------------------------------------------------------------------
 
 
