@@ -3,7 +3,8 @@
 1. Calls per 12x12 scan (5 magnets), counted on the simulated gpiochip
    (hardware.simchip.SimLgpio) and on a counting RPi.GPIO:
    - the group scan (lgpio), with and without diodes;
-   - the per-pin scan through the RPi.GPIO API, and the lgpio calls rpi-lgpio makes for it.
+   - the per-pin scan through the RPi.GPIO API, and the lgpio calls rpi-lgpio makes for it;
+   - the bus transfers (and bus time) of the MCP23017 and MCP3008 front ends.
 2. Idle CPU: ``sensorboard run --no-input`` on the gpio backend over the simulated
    gpiochip (and on the sim backend) for a few seconds with nothing happening, against a
    bare asyncio loop polling the same matrix at the same 2 ms rate (and one that only
@@ -65,6 +66,34 @@ def calls_per_scan() -> list[tuple[str, str, int, str]]:
     detail = ", ".join(f"{n} {k}()" for k, n in sorted(gpio.calls.items()))
     rows.append(("per-pin scan, RPi.GPIO API calls", "on", sum(gpio.calls.values()), detail))
     rows.append(("per-pin scan, lgpio calls under rpi-lgpio", "on", rpi_lgpio_calls(), ""))
+    return rows
+
+
+def frontend_transfers() -> list[tuple[str, int, str]]:
+    """Bus transfers of one scan on the expander and ADC front ends (the real Adafruit
+    drivers over the register-level simulated chips), and the time they hold the bus."""
+    from boards.layout import load_layout, shipped_layouts
+    from hardware.backends import open_backend
+    from hardware.rigs import Mcp3008Rig, Mcp23017Rig
+
+    rows = []
+    for rig_class, name, bus_hz, label in (
+            (Mcp23017Rig, "teblo", 400_000, "MCP23017 x2, I2C at 400 kHz"),
+            (Mcp3008Rig, "teblo-hall", 1_000_000, "MCP3008 x18, SPI at 1 MHz")):
+        layout = load_layout(shipped_layouts()[name])
+        clock = VirtualClock()
+        with rig_class(layout, clock) as rig:
+            hw = open_backend("gpio", layout, rig.config, clock)
+            rig.attach(hw)
+            for a in MAGNETS:
+                rig.board.place(a)
+            bus = rig.i2c if rig_class is Mcp23017Rig else rig.spi
+            before, bits = bus.transactions, bus.bits
+            hw.matrix.read()
+            n, busy = bus.transactions - before, (bus.bits - bits) / bus_hz
+            hw.close()
+        rows.append((f"{layout.rows}x{layout.cols}, {label}", n,
+                     f"{busy * 1e3:.2f} ms of bus time"))
     return rows
 
 
@@ -164,6 +193,11 @@ def main() -> None:
     print("|---|---|---:|---|")
     for path, diodes, n, detail in calls_per_scan():
         print(f"| {path} | {diodes} | {n} | {detail} |")
+    print("\n## Bus transfers per scan on the other front ends\n")
+    print("| front end | transfers per scan | bus time per scan |")
+    print("|---|---:|---:|")
+    for label, n, busy in frontend_transfers():
+        print(f"| {label} | {n} | {busy} |")
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:

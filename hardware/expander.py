@@ -14,7 +14,7 @@ does on the Pi's pins.
 
 One scan costs, per column, one 16-bit write of the direction register (IODIR, which
 also lets the previous column go) and one 16-bit read of the ports (GPIO) of each chip
-holding rows: 13 I2C transfers for a 7x6 matrix on one chip, 38 for 12x12 on two.
+holding rows: 13 I2C transfers for a 7x6 matrix on one chip, 26 for 12x12 on two.
 """
 
 from __future__ import annotations

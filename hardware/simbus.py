@@ -118,6 +118,7 @@ class _Lockable:
     def __init__(self) -> None:
         self._locked = False
         self.transactions = 0
+        self.bits = 0  # clock cycles on the bus (I2C: 9 a byte with its ACK, and START/STOP)
 
     def try_lock(self) -> bool:
         if self._locked:
@@ -155,19 +156,24 @@ class SimI2C(_Lockable):
 
     def writeto(self, address: int, buffer: bytes, *, start: int = 0,
                 end: int | None = None) -> None:
-        self._chip(address).write(bytes(buffer[start:end]))
+        data = bytes(buffer[start:end])
+        self.bits += 9 * (1 + len(data)) + 2
+        self._chip(address).write(data)
 
     def readfrom_into(self, address: int, buffer: bytearray, *, start: int = 0,
                       end: int | None = None) -> None:
         end = len(buffer) if end is None else end
+        self.bits += 9 * (1 + end - start) + 2
         buffer[start:end] = self._chip(address).read(end - start)
 
     def writeto_then_readfrom(self, address: int, out_buffer: bytes, in_buffer: bytearray, *,
                               out_start: int = 0, out_end: int | None = None,
                               in_start: int = 0, in_end: int | None = None) -> None:
         chip = self._chip(address)
-        chip.write(bytes(out_buffer[out_start:out_end]))
+        data = bytes(out_buffer[out_start:out_end])
+        chip.write(data)
         in_end = len(in_buffer) if in_end is None else in_end
+        self.bits += 9 * (2 + len(data) + in_end - in_start) + 3  # a repeated START between
         in_buffer[in_start:in_end] = chip.read(in_end - in_start)
 
 
@@ -253,6 +259,7 @@ class SimSPI(_Lockable):
                              f"mode {self.mode} at {self.baudrate} Hz")
         self.transactions += 1
         out = bytes(out_buffer[out_start:out_end])
+        self.bits += 8 * len(out)
         for listener in self.listeners:
             listener.receive(out, self.baudrate)
         reply = bytearray()

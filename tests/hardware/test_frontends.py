@@ -185,3 +185,14 @@ def test_i2c_switched_off_is_one_line_naming_the_fix(tmp_path, capsys):
 def test_a_front_end_pin_plan_that_cannot_work_is_named(tmp_path, capsys, table, message):
     with Mcp3008Rig(tiny_layout(), VirtualClock()):
         assert message in run_gpio(tmp_path, capsys, table)
+
+
+def test_a_matrix_that_does_not_fit_the_listed_expanders_is_named():
+    from dataclasses import replace
+
+    layout = load_layout(shipped_layouts()["teblo"])
+    clock = VirtualClock()
+    with Mcp23017Rig(layout, clock) as rig:
+        with pytest.raises(BackendError, match=r"teblo.toml: expanders: a 12x12 matrix needs 2 "
+                                               r"MCP23017s \(24 pins\), 1 listed$"):
+            open_backend("gpio", layout, replace(rig.config, expanders=(0x20,)), clock)
