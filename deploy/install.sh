@@ -49,8 +49,22 @@ run() {
     if [ "$dry" -eq 0 ]; then "$@"; fi
 }
 
+# The sensors' front end (docs/hardware.md): MCP3008s need SPI, MCP23017s need I2C.
+frontend="$(sed -n 's/^frontend *= *"\([a-z0-9]*\)".*/\1/p' "$config")"
+if [ "$frontend" = mcp3008 ] && [ "$leds" = spi ]; then
+    fail "--leds spi: the $board board's MCP3008s use SPI0; use --leds pwm"
+fi
+layout="$src/boards/layouts/$(sed -n 's/^layout *= *"\([^"]*\)".*/\1/p' "$config").toml"
+if [ "$leds" = spi ] && [ "${frontend:-pins}" = pins ] && [ -f "$layout" ]; then
+    for pin in $(sed -n 's/^\(row\|col\)_pins *= *\[\([0-9, ]*\)\].*/\2/p' "$layout" | tr ',' ' '); do
+        case "$pin" in 7|8|9|10|11)
+            fail "--leds spi: the $board board's matrix uses GPIO$pin, an SPI0 pin; use --leds pwm" ;;
+        esac
+    done
+fi
+
 # SENSORBOARD_MODEL stands in for the device tree's model (for a dry run off a Pi).
-model="${SENSORBOARD_MODEL:-$(tr -d '\0' < /proc/device-tree/model 2>/dev/null || true)}"
+model="${SENSORBOARD_MODEL:-$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || true)}"
 pi5=0
 case "$model" in *"Raspberry Pi 5"*) pi5=1 ;; esac
 extras=pi
@@ -71,13 +85,23 @@ run "$prefix/.venv/bin/pip" install --upgrade pip
 run "$prefix/.venv/bin/pip" install "${src}[$extras]"
 run cp -r "$src/docs" "$prefix/"
 
+enable() {  # enable "$1" (spi or i2c) in the firmware config
+    if command -v raspi-config >/dev/null 2>&1 || [ "$dry" -eq 1 ]; then
+        run raspi-config nonint "do_$1" 0
+    else
+        echo "sensorboard: raspi-config not found; add dtparam=$1_arm=on (i2c) or dtparam=spi=on to config.txt"
+    fi
+}
+if [ "$frontend" = mcp3008 ]; then
+    enable spi
+elif [ "$frontend" = mcp23017 ]; then
+    enable i2c
+    run usermod -a -G i2c sensorboard
+fi
+
 if [ "$leds" = spi ]; then
     # NeoPixels on GPIO10 (SPI MOSI) need SPI on, and no root.
-    if command -v raspi-config >/dev/null 2>&1; then
-        run raspi-config nonint do_spi 0
-    else
-        echo "sensorboard: raspi-config not found; add dtparam=spi=on to config.txt"
-    fi
+    enable spi
     led_pin=D10
 elif [ "$pi5" -eq 1 ]; then
     # A Pi 5 drives NeoPixels on GPIO18 from RP1's PIO (/dev/pio0): the gpio group will do.

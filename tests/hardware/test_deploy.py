@@ -50,8 +50,8 @@ def test_the_install_script_passes_shellcheck():
 
 
 def test_the_install_script_dry_run_lists_every_step():
-    out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--board", "teblo",
-                          "--leds", "spi"], capture_output=True, text=True)
+    out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--board",
+                          "telec", "--leds", "spi"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     steps = out.stdout
     assert "-m venv /opt/sensorboard/.venv" in steps
@@ -59,7 +59,7 @@ def test_the_install_script_dry_run_lists_every_step():
     assert "usermod -a -G gpio,spi sensorboard" in steps
     assert "sensorboard.service /etc/systemd/system/sensorboard.service" in steps
     assert "systemctl enable --now sensorboard.service" in steps
-    assert "deploy/config/teblo.toml" in steps and 'led_pin = "D10"' in steps
+    assert "deploy/config/telec.toml" in steps and 'led_pin = "D10"' in steps
 
 
 def test_a_pi_5_with_pwm_leds_gets_the_pi_5_neopixel_driver_and_no_root():
@@ -89,16 +89,46 @@ def test_the_install_script_refuses_bad_options_in_one_line(args, message):
     assert out.stderr.count("\n") == 1
 
 
-def test_every_binary_shipped_layout_has_a_service_config_that_loads():
-    layouts = {name for name, path in shipped_layouts().items()
-               if load_layout(path).sensor == "binary"}
+def test_every_shipped_layout_has_a_service_config_that_loads_with_a_sound_pin_plan():
+    from dataclasses import replace
+
+    from hardware.backends import BackendError
+    from hardware.pins import check_pins
+
     configs = {p.stem: p for p in (DEPLOY / "config").glob("*.toml")}
-    assert set(configs) == layouts
+    assert set(configs) == set(shipped_layouts())
     for name, path in configs.items():
         settings = load_config(str(path))
+        layout = load_layout(shipped_layouts()[name])
         assert settings["layout"] == name and settings["backend"] == "gpio"
-        assert load_layout(shipped_layouts()[name]).game == settings["game"]
-        assert settings["hardware"].scan == "auto"
+        assert layout.game == settings["game"]
+        hardware = settings["hardware"]
+        assert hardware.scan == "auto"
+        assert hardware.frontend == ("mcp3008" if layout.sensor == "analog" else "pins")
+        check_pins(layout, replace(hardware, led_pin="D18"))  # install.sh --leds pwm
+        try:
+            check_pins(layout, replace(hardware, led_pin="D10"))
+            spi = True
+        except BackendError:
+            spi = False
+        out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--board", name,
+                              "--leds", "spi"], capture_output=True, text=True)
+        # install.sh --leds spi refuses exactly the boards that could not start with it
+        assert (out.returncode == 0) == spi, (name, out.stderr)
+        assert spi or out.stderr.startswith(f"install.sh: --leds spi: the {name} board's ")
+
+
+def test_the_install_script_enables_what_the_front_end_needs():
+    def steps(*args):
+        return subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", *args],
+                              capture_output=True, text=True)
+
+    hall = steps("--board", "teblo-hall")
+    assert hall.returncode == 0 and "raspi-config nonint do_spi 0" in hall.stdout
+    assert "do_spi" not in steps("--board", "teblo").stdout
+    refused = steps("--board", "teblo-hall", "--leds", "spi")
+    assert refused.returncode == 2 and refused.stderr == (
+        "install.sh: --leds spi: the teblo-hall board's MCP3008s use SPI0; use --leds pwm\n")
 
 
 def test_under_systemd_it_says_ready_pings_the_watchdog_and_stops_cleanly(tmp_path):
