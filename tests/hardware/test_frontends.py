@@ -196,3 +196,57 @@ def test_a_matrix_that_does_not_fit_the_listed_expanders_is_named():
         with pytest.raises(BackendError, match=r"teblo.toml: expanders: a 12x12 matrix needs 2 "
                                                r"MCP23017s \(24 pins\), 1 listed$"):
             open_backend("gpio", layout, replace(rig.config, expanders=(0x20,)), clock)
+
+
+def test_calibrate_through_the_adcs_when_a_person_puts_the_pieces_down():
+    """sensorboard calibrate on the MCP3008 front end: the tool asks, the person (here the
+    rig) puts a block, a pawn, a pawn on a block on a few cells; the thresholds it finds
+    classify every piece as the layout's magnets read through the ADCs."""
+    from sensorboard.bringup import calibrate
+
+    layout = load_layout(shipped_layouts()["teblo-hall"])
+    clock = VirtualClock()
+    m = layout.magnets
+    stacks = iter([[], [m["red-block"]], [m["red"]], [m["red-block"], m["yellow"]]])
+    cells = [(0, 0), (3, 4), (7, 11), (11, 6)]
+    asked = []
+    with Mcp3008Rig(layout, clock) as rig:
+        hw = open_backend("gpio", layout, rig.config, clock)
+        rig.attach(hw)
+        on_board: list = []
+
+        def person(text):
+            asked.append(text)
+            for addr in on_board:
+                rig.board.lift(addr)
+            on_board.clear()
+            for strength in next(stacks):
+                for addr in cells:
+                    rig.board.place(addr, strength)
+                    on_board.append(addr)
+
+        thresholds = calibrate(hw, layout, clock, scans=3, ask=person, sleep=clock.advance,
+                               out=lambda line: None)
+        hw.close()
+    assert len(asked) == 4 and asked[0].startswith("take every piece off the board")
+    assert list(thresholds) == ["empty", "block", "pawn", "pawn-on-block"]
+    for pieces, kind in [((), "empty"), (("yellow-block",), "block"), (("red",), "pawn"),
+                         (("red-block", "red"), "pawn-on-block")]:
+        assert classify(sum(m[p] for p in pieces), thresholds) == kind
+
+
+def test_check_wiring_through_the_expanders_names_a_stuck_switch():
+    from sensorboard.bringup import check_wiring
+
+    layout = tiny_layout()
+    clock = VirtualClock()
+    with Mcp23017Rig(layout, clock) as rig:
+        hw = open_backend("gpio", layout, rig.config, clock)
+        rig.attach(hw)
+        rig.board.stuck((4, 2), True)
+        report = check_wiring(hw, layout, clock, seconds=0.05, out=lambda line: None,
+                              sleep=clock.advance, walk_s=0.0, live=False)
+        hw.close()
+    stuck = layout.sensor_cell[(4, 2)]
+    assert [line.split(":")[0] for line in report.faults(layout.sensor_cell)] == [
+        f"{stuck} [4,2]"]
