@@ -141,6 +141,8 @@ def build_parser() -> Parser:
             bp.add_argument("--scans", type=int, default=50, help="readings per class")
     wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")
     common(wd)
+    wd.add_argument("--config", help="a service config whose [hardware] front end (MCP23017 "
+                    "expanders, MCP3008 ADCs) and LED pin the diagram shows")
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
                         description="Print a layout (TOML) for a new board of GAME: every "
                         "cell with a sensor address and an LED index to edit.")
@@ -339,9 +341,11 @@ def main(argv: list[str] | None = None) -> int:
                 return run_bench(args, _layout(args))
             return run_bringup(args, _layout(args))
         if args.command == "wiring-diagram":
+            from sensorboard.config import load_config
             from sensorboard.wiring import wiring_svg
 
-            print(wiring_svg(_layout(args)), end="")
+            hardware = load_config(args.config).get("hardware") if args.config else None
+            print(wiring_svg(_layout(args), hardware), end="")
             return 0
         if args.command == "layout-template":
             from boards.template import template

@@ -1,9 +1,12 @@
-"""A layout's wiring diagram as SVG: the matrix (row and column wires with their GPIO
-pins, a switch and, if fitted, a diode at every crossing that has a cell) and the board
-seen from above with the LED chain drawn in its order.
+"""A layout's wiring diagram as SVG: the matrix (row and column wires with their pins, a
+switch and, if fitted, a diode at every crossing that has a cell) and the board seen
+from above with the LED chain drawn in its order. The pins are the Pi's GPIOs, or with
+a service config's front end (``[hardware] frontend``) the MCP23017 expanders' pins, or
+for MCP3008 ADCs each sensor's chip and channel (no matrix).
 
-``sensorboard wiring-diagram --game tessella > tessella.svg``; the diagrams of the
-shipped layouts are in docs/wiring/ (a test keeps them equal to what this draws).
+``sensorboard wiring-diagram --game tessella [--config board.toml] > tessella.svg``; the
+diagrams of the shipped boards, as deploy/config sets them up, are in docs/wiring/ (a
+test keeps them equal to what this draws).
 """
 
 from __future__ import annotations
@@ -17,10 +20,30 @@ MARGIN = 90
 BOARD = 46  # board panel pitch
 
 
-def wiring_svg(layout) -> str:
+def pin_labels(layout, config) -> tuple[list[str], list[str]]:
+    """The names of the row and the column pins under the config's front end."""
+    frontend = getattr(config, "frontend", "pins")
+    if frontend == "mcp23017":
+        from hardware.expander import PINS_PER_CHIP, expander_addresses
+
+        chips = expander_addresses(layout.rows, layout.cols, config.expanders)
+
+        def name(k: int) -> str:
+            chip, bit = divmod(k, PINS_PER_CHIP)
+            return f"{chips[chip]:#04x} GP{'AB'[bit // 8]}{bit % 8}"
+        return ([name(r) for r in range(layout.rows)],
+                [name(layout.rows + c) for c in range(layout.cols)])
+    return [f"GPIO{p}" for p in layout.row_pins], [f"GPIO{p}" for p in layout.col_pins]
+
+
+def wiring_svg(layout, config=None) -> str:
     names = layout.sensor_cell
+    adc = getattr(config, "frontend", "pins") == "mcp3008"
+    rows, cols = pin_labels(layout, config)
     mw = MARGIN + layout.cols * CELL + 20
     mh = MARGIN + layout.rows * CELL + 20
+    legend = list(getattr(config, "adc_cs", ())) if adc else []
+    mh += 16 * len(legend) + (20 if legend else 0)
     geometry = rules.new_game(layout.game).GEOMETRY
     xs = [c.x for c in geometry.cells]
     ys = [c.y for c in geometry.cells]
@@ -31,32 +54,44 @@ def wiring_svg(layout) -> str:
            f'height="{height:.0f}" font-family="sans-serif" font-size="10">',
            f'<title>{escape(layout.name)}: wiring</title>',
            '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="10" y="18" font-size="14">{escape(layout.name)} — matrix '
-           f'{layout.rows}×{layout.cols}, {"diodes" if layout.diodes else "NO diodes"}, '
-           f'LEDs on {escape(layout.led_pin)}</text>']
-    for r, pin in enumerate(layout.row_pins):
+           f'<text x="10" y="18" font-size="14">{escape(layout.name)} — '
+           + (f'{layout.rows * layout.cols} Hall sensors on MCP3008s (sensor k = row × '
+              f'{layout.cols} + col: chip k // 8, channel k % 8)' if adc else
+              f'matrix {layout.rows}×{layout.cols}, '
+              f'{"diodes" if layout.diodes else "NO diodes"}'
+              + (" (MCP23017: rows pulled up, columns driven LOW)" if rows[0][:2] == "0x"
+                 else ""))
+           + f', LEDs on {escape(getattr(config, "led_pin", None) or layout.led_pin)}</text>']
+    for i, cs in enumerate(legend):
+        out.append(f'<text x="8" y="{MARGIN + layout.rows * CELL + 30 + 16 * i}">'
+                   f'ADC{i + 1}: chip select GPIO{cs}</text>')
+    for r, pin in enumerate([] if adc else rows):
         y = MARGIN + r * CELL + CELL / 2
         out.append(f'<line x1="{MARGIN - 10}" y1="{y}" x2="{mw - 10}" y2="{y}" '
                    'stroke="#c00" stroke-width="2"/>')
-        out.append(f'<text x="8" y="{y + 4}" fill="#c00">row {r}: GPIO{pin}</text>')
-    for c, pin in enumerate(layout.col_pins):
+        out.append(f'<text x="8" y="{y + 4}" fill="#c00">row {r}: {pin}</text>')
+    for c, pin in enumerate([] if adc else cols):
         x = MARGIN + c * CELL + CELL / 2
         out.append(f'<line x1="{x}" y1="{MARGIN - 10}" x2="{x}" y2="{mh - 10}" '
                    'stroke="#00c" stroke-width="2"/>')
         out.append(f'<text x="{x - 14}" y="{MARGIN - 30}" fill="#00c">col {c}</text>')
-        out.append(f'<text x="{x - 16}" y="{MARGIN - 18}" fill="#00c">GPIO{pin}</text>')
+        out.append(f'<text x="{x - 16}" y="{MARGIN - 18}" fill="#00c">{pin}</text>')
     for (r, c), cell in sorted(names.items()):
         x = MARGIN + c * CELL + CELL / 2
         y = MARGIN + r * CELL + CELL / 2
         # from the row wire: a diode (anode at the row), the switch, down to the column
         out.append(f'<g><title>{escape(cell)}: row {r} × col {c}, LED '
                    f'{layout.cell_led[cell]}</title>')
-        if layout.diodes:
+        if adc:
+            chip, channel = divmod(r * layout.cols + c, 8)
+            out.append(f'<text x="{x - 28}" y="{y + 16}">ADC{chip + 1} CH{channel}</text>')
+        elif layout.diodes:
             out.append(f'<path d="M{x + 6},{y - 4} l8,0 l-4,7 z" fill="#333"/>'
                        f'<line x1="{x + 6}" y1="{y + 3}" x2="{x + 14}" y2="{y + 3}" '
                        'stroke="#333"/>')
-        out.append(f'<line x1="{x + 10}" y1="{y + 3}" x2="{x + 2}" y2="{y + 14}" '
-                   'stroke="#333" stroke-width="1.5"/>')
+        if not adc:
+            out.append(f'<line x1="{x + 10}" y1="{y + 3}" x2="{x + 2}" y2="{y + 14}" '
+                       'stroke="#333" stroke-width="1.5"/>')
         out.append(f'<circle cx="{x}" cy="{y}" r="3" fill="#333"/>')
         out.append(f'<text x="{x - 28}" y="{y - 8}">{escape(cell)}</text></g>')
     # the board from above, cells at their places, the LED chain in order

@@ -143,21 +143,41 @@ def test_the_wiring_diagram_of_each_shipped_layout_is_in_the_docs_and_names_ever
     import xml.dom.minidom
     from pathlib import Path
 
+    from sensorboard.config import load_config
     from sensorboard.wiring import wiring_svg
 
+    root = Path(__file__).resolve().parents[2]
     layout = load_layout(shipped_layouts()[name])
-    svg = wiring_svg(layout)
-    committed = Path(__file__).resolve().parents[2] / "docs" / "wiring" / f"{name}.svg"
-    assert committed.read_text() == svg, "regenerate with sensorboard wiring-diagram"
+    hardware = load_config(str(root / "deploy" / "config" / f"{name}.toml"))["hardware"]
+    svg = wiring_svg(layout, hardware)  # the board as deploy/config sets it up
+    committed = root / "docs" / "wiring" / f"{name}.svg"
+    assert committed.read_text() == svg, "regenerate with sensorboard wiring-diagram --config"
     texts = [t.firstChild.data for t in xml.dom.minidom.parseString(svg)
              .getElementsByTagName("text")]
-    for r, pin in enumerate(layout.row_pins):
-        assert f"row {r}: GPIO{pin}" in texts
-    for pin in layout.col_pins:
-        assert f"GPIO{pin}" in texts
+    if hardware.frontend == "mcp3008":
+        for k, cs in enumerate(hardware.adc_cs):
+            assert f"ADC{k + 1}: chip select GPIO{cs}" in texts
+        for r, c in layout.cell_sensor.values():
+            chip, channel = divmod(r * layout.cols + c, 8)
+            assert f"ADC{chip + 1} CH{channel}" in texts
+    else:
+        for r, pin in enumerate(layout.row_pins):
+            assert f"row {r}: GPIO{pin}" in texts
+        for pin in layout.col_pins:
+            assert f"GPIO{pin}" in texts
     for cell, led in layout.cell_led.items():
         # in the matrix (if it has a sensor) and on the board
         assert texts.count(cell) == 1 + (cell in layout.cell_sensor) and str(led) in texts
+
+
+def test_the_wiring_diagram_of_a_board_on_expanders_names_their_pins(tmp_path):
+    from sensorboard.wiring import wiring_svg
+
+    layout = load_layout(shipped_layouts()["teblo"])
+    svg = wiring_svg(layout, HardwareConfig(frontend="mcp23017"))
+    assert ">row 0: 0x20 GPA0<" in svg and ">row 11: 0x20 GPB3<" in svg
+    assert ">0x20 GPB4<" in svg and ">0x21 GPA7<" in svg  # columns 0 and 11
+    assert "rows pulled up, columns driven LOW" in svg and "GPIO4<" not in svg
 
 
 def test_bench_command_measures_the_simulated_board():
