@@ -115,7 +115,8 @@ def check_wiring(hardware: Hardware, layout, clock: Clock, *, seconds: float,
     previous: frozenset[Address] | None = None
     end = clock.now() + seconds
     while clock.now() < end:
-        closed = hardware.matrix.read()
+        # Switches: the closed ones; Hall sensors: those reading above the noise floor.
+        closed = frozenset(hardware.matrix.read())
         report.scans += 1
         for addr in closed:
             stats.setdefault(addr, SensorStats()).closed_scans += 1

@@ -250,3 +250,20 @@ def test_check_wiring_through_the_expanders_names_a_stuck_switch():
     stuck = layout.sensor_cell[(4, 2)]
     assert [line.split(":")[0] for line in report.faults(layout.sensor_cell)] == [
         f"{stuck} [4,2]"]
+
+
+def test_check_wiring_on_hall_sensors_through_the_adcs_names_a_piece_left_on_the_board():
+    from sensorboard.bringup import check_wiring
+
+    layout = load_layout(shipped_layouts()["teblo-hall"])
+    clock = VirtualClock()
+    lines = []
+    with Mcp3008Rig(layout, clock) as rig:
+        hw = open_backend("gpio", layout, rig.config, clock)
+        rig.attach(hw)
+        rig.board.place((5, 9), layout.magnets["red"])
+        report = check_wiring(hw, layout, clock, seconds=0.05, out=lines.append,
+                              sleep=clock.advance, walk_s=0.0)
+        hw.close()
+    assert [line.split(":")[0] for line in report.faults(layout.sensor_cell)] == [
+        f"{layout.sensor_cell[(5, 9)]} [5,9]"]
