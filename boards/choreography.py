@@ -34,10 +34,24 @@ def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
     return n
 
 
-def turn_ops(state: rules.GameState, move: Hashable, rng: random.Random) -> list[tuple[str, str]]:
+def _figure(pieces: tuple[str, ...]) -> tuple[str, ...]:
+    """A figure as one thing in hand: its pieces' names joined, bottom to top."""
+    return ("+".join(pieces),) if pieces else ()
+
+
+def turn_ops(state: rules.GameState, move: Hashable, rng: random.Random,
+             detour: bool = False) -> list[tuple[str, str]]:
     """``[("lift", cell), ("place", cell), ...]`` for ``move``: at each stage every lift in a
-    random order (a capture may start with either piece), then every place in a random order."""
-    return [(op, cell) for op, cell, _ in turn_pieces(state, move, rng)]
+    random order (a capture may start with either piece), then every place in a random order.
+    With ``detour`` a piece that may be set down partway (a Tesulda Dodger at the corner of
+    its path) is, on a random one of those cells, and lifted again."""
+    ops = [(op, cell) for op, cell, _ in turn_pieces(state, move, rng)]
+    stops = state.waypoints(decisions.decisions(move)[0]) if detour else []
+    if stops:
+        last = max(k for k, (op, _) in enumerate(ops) if op == "lift")
+        stop = rng.choice(stops)
+        ops[last + 1:last + 1] = [("place", stop), ("lift", stop)]
+    return ops
 
 
 def turn_pieces(state: rules.GameState, move: Hashable,
@@ -47,6 +61,7 @@ def turn_pieces(state: rules.GameState, move: Hashable,
     enemy's cell)."""
     ops: list[tuple[str, str, str]] = []
     seq = stages(state, move)
+    whole = state.FIGURES
     for a, b in zip(seq, seq[1:], strict=False):
         lifts, places = [], []
         off: dict[str, list[str]] = {}
@@ -54,6 +69,9 @@ def turn_pieces(state: rules.GameState, move: Hashable,
         for cell in sorted(set(a) | set(b)):
             pa, pb = a.get(cell, ()), b.get(cell, ())
             keep = _common(pa, pb)
+            if whole:  # a figure is lifted and set down whole; pieces on its rod unseen
+                pa, pb = _figure(pa), _figure(pa if keep else pb)
+                keep = len(pa) if keep else 0
             off[cell], on[cell] = list(reversed(pa[keep:])), list(pb[keep:])
             lifts += [("lift", cell)] * (len(pa) - keep)
             places += [("place", cell)] * (len(pb) - keep)

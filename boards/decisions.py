@@ -1,12 +1,14 @@
 """Turns of several decisions, as the tracker sees them.
 
 A game whose turn takes several decisions (a Telec roll, the die, then the size entered)
-is expanded only as far as the sensors can tell the turns apart: every way to finish the
-turn from the position is listed, and the ways that look the same to the sensors (the
-same cells change in the same way) become one candidate. Once the board shows one
-candidate's effect, its remaining decisions are asked one at a time, each prompt
-offering only the decisions that some way of that candidate takes next; a decision all
-remaining ways share is taken without asking.
+is expanded only as far as the sensors can tell the turns apart: every way to carry out
+the turn's visible part from the position is listed (each way ends with the first
+decision the sensors see, or where the turn ends), and the ways that look the same to
+the sensors (the same cells change in the same way) become one candidate. Once the board
+shows one candidate's effect, its remaining decisions are asked one at a time, each
+prompt offering only the decisions that some way of that candidate takes next, and after
+the visible part the decisions the position offers (a Tesulda attack choice, swap and
+draw); a decision all remaining ways share is taken without asking.
 
 A game whose every decision ends the turn (Tessella, Tulaga, Teblo) keeps one candidate
 per move, exactly as before.
@@ -17,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 import rules
+
+#: ``visible(before, after)``: whether the sensors can tell two physical positions apart.
+Visible = Callable[[dict, dict], bool]
 
 #: The most decisions one turn may take beyond what the game declares (a guard against a
 #: game that never ends a turn).
@@ -72,8 +77,11 @@ def in_turn(state: rules.GameState, player: str) -> bool:
     return state.to_move in (player, rules.CHANCE) and state.outcome() is None
 
 
-def completions(state: rules.GameState, player: str) -> list[Turn]:
-    """Every way ``player``'s turn can be finished from ``state`` (legal decisions only)."""
+def completions(state: rules.GameState, player: str,
+                visible: Visible | None = None) -> list[Turn]:
+    """Every way ``player``'s turn can be finished from ``state`` (legal decisions only).
+    With ``visible`` a way stops after the first decision the sensors can see (the rest
+    of the turn is asked decision by decision once the board shows it)."""
     out: list[Turn] = []
 
     def walk(prefix: tuple) -> None:
@@ -82,9 +90,13 @@ def completions(state: rules.GameState, player: str) -> list[Turn]:
             return
         if len(prefix) >= max(MAX_DECISIONS, state.TURN_DECISIONS):
             raise RuntimeError(f"a turn of {player} takes more than {MAX_DECISIONS} decisions")
+        before = state.physical() if visible else None
         for move in state.legal_moves():
             state.push(move)
-            walk((*prefix, move))
+            if visible and in_turn(state, player) and visible(before, state.physical()):
+                out.append(Turn((*prefix, move)))
+            else:
+                walk((*prefix, move))
             state.pop()
 
     walk(())
@@ -93,14 +105,15 @@ def completions(state: rules.GameState, player: str) -> list[Turn]:
 
 def expand(state: rules.GameState, player: str, effect: Callable[[Hashable], object],
            key: Callable[[object], Hashable], mid_turn: bool = False,
-           ) -> list[tuple[object, tuple[Turn, ...]]]:
+           visible: Visible | None = None) -> list[tuple[object, tuple[Turn, ...]]]:
     """The candidates of ``player``'s turn from ``state``: ``(effect, ways)`` pairs.
 
     Where every decision ends the turn (and the turn has not begun, ``mid_turn``) each
     move is one candidate with no ``ways``, as in a one-decision game. Otherwise every
-    way to finish the turn is listed and the ways are grouped by ``key(effect(way))``,
-    what the sensors can see of them; each group is one candidate with its ways, in the
-    order of ``legal_moves()``.
+    way to finish the turn (with ``visible``: its visible part, see :func:`completions`)
+    is listed and the ways are grouped by ``key(effect(way))``, what the sensors can see
+    of them; each group is one candidate with its ways, in the order of ``legal_moves()``.
+    A way may end before the turn does: the decisions after it are the position's.
     """
     out: list[tuple[object, tuple[Turn, ...]]] = []
     groups: dict[Hashable, list] = {}
@@ -108,9 +121,15 @@ def expand(state: rules.GameState, player: str, effect: Callable[[Hashable], obj
     if state.TURN_DECISIONS == 1 and not mid_turn:
         return [(effect(move), ()) for move in moves]
     tails = []
+    before = state.physical() if visible else None
     for move in moves:
         state.push(move)
-        tails.append([] if not in_turn(state, player) else completions(state, player))
+        if not in_turn(state, player):
+            tails.append([])
+        elif visible and visible(before, state.physical()):
+            tails.append([()])  # the rest of the turn is asked once the board shows this
+        else:
+            tails.append(completions(state, player, visible))
         state.pop()
     if not mid_turn and not any(tails):
         return [(effect(move), ()) for move in moves]

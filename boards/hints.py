@@ -25,6 +25,8 @@ PALETTE: dict[str, RGB] = {
     "winner": (120, 0, 120),     # the game is over: the winner's pieces
     "cut": (90, 0, 60),          # on request: a placement here would cut a path (Teblo B-4)
     "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
+    "attacker": (200, 0, 90),    # a piece that could take a protected one (Tesulda's Prime)
+    "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
 # together (a turn: lifted, move, capture, lift; an error: wrong, missing) stay far apart
@@ -54,8 +56,9 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
         return {cell: "wrong" if not tracker.before_pieces[cell] else "missing"
                 for cell in tracker.differing}
     if tracker.error is not None:
-        return {cell: ("wrong" if should == "empty" else "missing")
-                for cell, should in tracker.error.cells.items()}
+        frame = {cell: ("wrong" if should == "empty" else "missing")
+                 for cell, should in tracker.error.cells.items()}
+        return frame | {cell: "attacker" for cell in tracker.error.attackers}
     if tracker.prompt is not None:
         if int(now * BLINK_HZ * 2) % 2:
             return {}

@@ -54,6 +54,9 @@ class Committed(NamedTuple):
 class Error(NamedTuple):
     t: float
     cells: dict[str, str]  # cell -> what it should show: "empty" or the pieces, e.g. "clear"
+    # A move the pieces may make but that would expose a protected piece (Tesulda's Prime,
+    # D-9): the cells of the pieces that could then take it.
+    attackers: tuple[str, ...] = ()
 
 
 class Prompt(NamedTuple):
@@ -167,6 +170,10 @@ class Tracker:
         self.rolled: str | None = None  # the board's die has rolled this, this turn
         self.no_turn = False  # the question open may be answered: no unseen turn was made
         self.asked: list[Candidate] = []  # the turns the open question is about
+        self.asked_batch = 0  # the last batch of changes before it was asked
+        # The turn's visible part is done; the decisions asked now are the position's.
+        self.after_visible = False
+        self._after_declining: tuple[int, Tracker | None] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
 
@@ -326,6 +333,8 @@ class Tracker:
             # declined). A piece only touched meanwhile leaves the question open.
             self._decline(t)
             self.held = []  # presses meant for the question's turn
+        if self.deciding is not None:
+            return self._while_deciding(t)
         return self._evaluate(t)
 
     def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
@@ -364,6 +373,12 @@ class Tracker:
             return [Rejected(t, f"unknown player {quote(player)}; players: {', '.join(players)}")]
         if self.restoring:
             return []
+        if self.deciding is not None and self.after_visible and player in (None, self.player):
+            # The mover's clock ends the turn: what is still open after its visible part
+            # counts as declined (a question that cannot be declined stays).
+            events = self._decline_rest(t)
+            if events:
+                return events
         if self.prompt:
             if player is None or player != self.player:
                 self.held.append(player)  # it counts once the question is answered
@@ -388,7 +403,10 @@ class Tracker:
             # A piece lifted and put back: an entry bumping it, or a touch and an unseen turn.
             return self._ask([*pending, *(c for c in self.candidates if c.silent)], t)
         if len(pending) == 1:
-            return self._commit(pending[0], t)
+            events = self._commit(pending[0], t)
+            if self.deciding is not None and self.after_visible:
+                events += self._decline_rest(t)
+            return events
         if pending:
             return self._ask(pending, t)
         if not self.differing:
@@ -480,9 +498,22 @@ class Tracker:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
         due = self.next_timer()
         if due is not None and now >= due:
-            self.error = Error(now, self._error_cells())
+            self.error = Error(now, self._error_cells(), self._attackers())
             return [self.error]
         return []
+
+    def _attackers(self) -> tuple[str, ...]:
+        """Where the board shows one piece moved (its cell emptied, another filled or its
+        piece replaced) as the pieces move but exposing a piece the rules protect: the
+        cells of the pieces that could then take it (``GameState.exposed_by``)."""
+        empty = self.observe(())
+        left = [c for c in self.differing if self.before_pieces[c] and self.current[c] == empty]
+        came = [c for c in self.cells if self.current[c] != empty and (
+            c in self.differing if not self.before_pieces[c]
+            else c not in self.differing and empty in self.seen[c])]
+        if len(left) != 1 or len(came) != 1:
+            return ()
+        return tuple(self.state.exposed_by(left[0], came[0]))
 
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
@@ -511,6 +542,10 @@ class Tracker:
         # says one was made.
         complete = [c for c in alive if not c.silent and self.complete(c)]
         waiting = [c for c in self.pending if c not in complete]
+        if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
+            # A piece set down partway lifted again (the mover goes on), or the opponent
+            # begins taking it: the next change tells.
+            return []
         if waiting:
             # A complete turn was waiting, and this event broke it: if the board now fits
             # the next player's turn after it, it was done and the next turn has begun.
@@ -555,6 +590,11 @@ class Tracker:
             if len(complete) == 1:
                 return self._commit(complete[0], t)
             return self._ask(complete, t)
+        if len(complete) == 1 and not self.lifting and self._asks_more(complete[0]):
+            # A longer turn could still grow out of this one (a Dodger set down between
+            # its legs), but this one's own questions come now; if the piece goes on, the
+            # answers are undone (see _while_deciding).
+            return self._commit(complete[0], t)
         self.pending = complete
         return []
 
@@ -563,6 +603,15 @@ class Tracker:
         their owner's name: ``red-3``, ``yellow-block``)."""
         tops = [self.before_pieces[c][-1:] for c in self.batch_cells]
         return all(top and top[0].split("-")[0] == self.player for top in tops)
+
+    def _asks_more(self, cand: Candidate) -> bool:
+        """Whether decisions are asked after ``cand``'s visible part (a Tesulda swap)."""
+        if len(cand.ways) != 1:
+            return False
+        decisions.push(self.state, cand.ways[0])
+        more = decisions.in_turn(self.state, self.player)
+        decisions.pop(self.state, cand.ways[0])
+        return more
 
     def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
         """Could an unfinished turn still grow out of what has been done so far?
@@ -631,6 +680,7 @@ class Tracker:
             self.last_commit, self.asked = (options[0], t), options
             self.asked_at = len(self.state.move_stack)
             self.no_turn = declinable or any(self._like_a_touch(c) for c in options)
+            self.asked_batch = self.batch
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
@@ -640,6 +690,7 @@ class Tracker:
         self.last_commit, self.asked = (cand, t), [cand]
         self.asked_at = len(self.state.move_stack)
         self.no_turn = self._like_a_touch(cand)
+        self.asked_batch = self.batch
         return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
 
     def _error_cells(self) -> dict[str, str]:
@@ -740,7 +791,8 @@ class Tracker:
         out = []
         mid_turn = len(state.move_stack) > self.turn_start
         for cand, ways in decisions.expand(state, self.player, make,
-                                           lambda c: sight(c, self.observe), mid_turn):
+                                           lambda c: sight(c, self.observe), mid_turn,
+                                           self._visible):
             if ways:
                 cand.ways = ways
                 prefix = decisions.common_prefix(ways)
@@ -748,15 +800,28 @@ class Tracker:
             out.append(cand)
         return out
 
+    def _visible(self, before: dict, after: dict) -> bool:
+        """Whether the sensors can tell two physical positions apart."""
+        observe = self.observe
+        return any(observe(before.get(c, ())) != observe(after.get(c, ()))
+                   for c in before.keys() | after.keys() if c not in self.blind)
+
     def _advance(self, ways: list[Turn], t: float) -> list[Event]:
         """Play the decisions all ``ways`` share; ask the next one where they part (only
         the decisions some way takes), or end the turn when one way is left. While it may
         be that no turn was made (:attr:`no_turn`), the last decision is asked even where
-        it is the only one, with ``none``."""
+        it is the only one, with ``none``. A way that ends before the turn does (its
+        visible part is done, :attr:`after_visible`) goes on with the decisions the
+        position offers, asked one at a time."""
         out: list[Event] = []
         while True:
             if not ways[0]:
-                return out + self._end_turn(t)
+                if not decisions.in_turn(self.state, self.player):
+                    return out + self._end_turn(t)
+                self.after_visible = True
+                ways = [Turn((m,)) for m in self._next_decisions()]
+                if not ways:
+                    raise RuntimeError(f"{self.player}'s turn has no legal way to go on")
             nxt = {w[0] for w in ways}
             # (``none`` to a later question could be a decision, not "no turn": ask now)
             if len(nxt) == 1 and not (self.no_turn and (len(ways[0]) == 1 or any(
@@ -765,7 +830,7 @@ class Tracker:
                 ways = [Turn(w[1:]) for w in ways]
                 continue
             self.deciding = ways
-            order = [m for m, _ in self.state.chance_outcomes()] or self.state.legal_moves()
+            order = self._next_decisions()
             options = [self.state.move_str(m) for m in sorted(nxt, key=order.index)]
             if self.no_turn and NONE not in options:
                 options.append(NONE)
@@ -815,7 +880,10 @@ class Tracker:
         back) leaves the question open; a piece put down that the turn does not explain,
         where ``none`` is offered, declines: if the board shows a visible turn of the
         player asked instead of the unseen one they were asked about, or the next turn
-        begun once the question is declined (it is then read as part of that turn)."""
+        begun once the question is declined (it is then read as part of that turn). After
+        the visible part of the turn, see :meth:`_while_choosing`."""
+        if self.after_visible:
+            return self._while_choosing(t)
         if self.prompt is None or NONE not in self.prompt.options or not any(
                 self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
             return []
@@ -831,6 +899,86 @@ class Tracker:
             return []
         return self.choose(NONE, t)
 
+    def _next_decisions(self) -> list:
+        """The decisions the position offers now, in their order (a chance node's outcomes)."""
+        return [m for m, _ in self.state.chance_outcomes()] or self.state.legal_moves()
+
+    def _while_choosing(self, t: float) -> list[Event]:
+        """A change while the mover is asked a decision that follows the visible part of the
+        turn. The board still shows that part (a piece touched): the question stays open.
+        The opponent's turn has begun: what is open counts as declined, the turn ends and
+        the change belongs to the next one. The visible part goes on (a Dodger lifted again
+        from where it was set down, and put down elsewhere): the decisions taken are
+        undone and the turn is followed from its start. Where both could be (the piece
+        just moved is lifted: the mover goes on, or the opponent begins taking it), the
+        next change tells. So does a piece of the mover's taken up (its pieces moved by
+        hand in a swap, or the opponent beginning to take it); the opponent taking up a
+        piece of their own has begun their turn."""
+        if any(self.consistent(c) and self.complete(c) for c in self.asked):
+            return []
+        # Only a piece set down partway (a Dodger at a corner) goes on from where it was.
+        empty = self.observe(())
+        put = {cell for c in self.asked for cell, v in c.final.items()
+               if v != self.before[cell] and v != empty}
+        goes_on = [c for c in self.alive() if put and c.text not in self.declined
+                   and c not in self.asked and put <= c.waypoints]
+        nxt = self._declined_tracker()
+        alive_next = nxt.alive() if nxt is not None else []
+        if self.lifting:
+            alive_next = [c for c in alive_next if nxt.differing - c.lift.keys()]
+        next_turn = bool(alive_next)
+        if next_turn and not goes_on:
+            return self._decline_rest(t)
+        if self.lifting:
+            return []
+        if goes_on and not next_turn:
+            while len(self.state.move_stack) > self.turn_start:
+                self.state.pop()
+            self.prompt, self.deciding, self.asked = None, None, []
+            self.after_visible, self._after_declining = False, None
+            return self._evaluate(t)
+        return []
+
+    def _declined_tracker(self) -> Tracker | None:
+        """The next turn's tracker, were everything still open declined now (None where a
+        decision left cannot be declined), looking at the board as it is."""
+        depth = len(self.state.move_stack)
+        if self._after_declining is None or self._after_declining[0] != depth:
+            state = self.state.clone()
+            nxt = None
+            if self._decline_all(state):
+                nxt = Tracker(state, self.observe, self.error_delay, self.blind)
+            self._after_declining = (depth, nxt)
+        nxt = self._after_declining[1]
+        if nxt is not None:
+            nxt.current = dict(self.current)
+            nxt._start_turn()
+        return nxt
+
+    def _decline_all(self, state: rules.GameState) -> bool:
+        """Push ``none`` (or the only decision left) until the mover's turn ends; False
+        where an open decision cannot be declined."""
+        while decisions.in_turn(state, self.player):
+            legal = state.legal_moves()
+            nones = [m for m in legal if state.move_str(m) == NONE]
+            if not nones and len(legal) != 1:
+                return False
+            state.push(nones[0] if nones else legal[0])
+        return True
+
+    def _decline_rest(self, t: float) -> list[Event]:
+        """End the turn whose decisions are being asked, declining what is still open; the
+        question stays where a decision left cannot be declined."""
+        if not self._decline_all(self.state.clone()):
+            return []
+        self.prompt, self.deciding = None, None
+        out: list[Event] = []
+        while decisions.in_turn(self.state, self.player):
+            legal = self.state.legal_moves()
+            nones = [m for m in legal if self.state.move_str(m) == NONE]
+            out += self._push_decision(nones[0] if nones else legal[0], t)
+        return out + self._end_turn(t, self.asked_batch)
+
     def _push_decision(self, move: Hashable, t: float) -> list[Event]:
         """Play one decision of the turn; a die's outcome is reported, once it is sure
         that a turn was made (:attr:`no_turn`: at the answer)."""
@@ -844,13 +992,23 @@ class Tracker:
         out, self.held_rolls = self.held_rolls, []
         return out
 
-    def _end_turn(self, t: float) -> list[Event]:
+    def _end_turn(self, t: float, since: int | None = None) -> list[Event]:
+        """Commit the turn; the next one begins. ``since``: the next turn began after that
+        batch of changes (the opponent started while a question was open), so what the
+        cells showed since belongs to it (a piece lifted to be taken)."""
         state = self.state
         turn = Turn(state.move_stack[self.turn_start:])
         self.turn_marks.append(self.turn_start)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player,
                                         decisions.text(state, turn))]
+        history = self.history
         self._start_turn()
+        if since is not None:
+            for cell, hist in history.items():
+                later = [(n, v) for n, v in hist if n > since]
+                if later:
+                    self.history[cell] = [(0, self.before[cell]), *later]
+                    self.seen[cell].update(v for _, v in later)
         self.last_change = t
         return [*events, *self._evaluate(t)] if self.differing else events
 

@@ -40,6 +40,8 @@ class Candidate:
     # A turn of several decisions: every way to finish it that looks like this one to the
     # sensors (the rest is asked decision by decision); () for a one-decision move.
     ways: tuple = ()
+    # Empty cells the moving piece may be set down on partway (a Dodger's corner).
+    waypoints: frozenset = frozenset()
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -121,12 +123,19 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
             takes[cell] = shows | {final[cell]}
         elif shows:
             takes[cell] = shows
+    # Empty cells the moving piece may be set down on partway (a Dodger's corner).
+    carried = {observe(before[c]) for c in before if before[c] and not after[c]}
+    stops = [c for c in state.waypoints(decisions.decisions(move)[0])
+             if c not in before and c not in blind and carried]
+    for cell in stops:
+        allowed[cell] = frozenset({before_obs[cell], *carried})
+        final[cell] = before_obs[cell]
     silent = all(final[c] == before_obs[c] for c in final) and all(
         lift[c] == before_obs[c] for c in lift) and not passing
     stock = sum((came - left).values())
     return Candidate(move, decisions.text(state, move), before, after, allowed, final, lift,
                      silent, passing, tuple(gives), takes, stock, tuple(steps),
-                     _first_steps(before, steps))
+                     _first_steps(before, steps), waypoints=frozenset(stops))
 
 
 def sight(cand: Candidate, observe: Observe) -> Hashable:

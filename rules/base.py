@@ -48,6 +48,9 @@ class GameState(ABC):
     #: The most decisions one turn takes (chance outcomes included): 1 where every
     #: decision ends the turn.
     TURN_DECISIONS: ClassVar[int] = 1
+    #: A cell holds one figure whose pieces move together (a Tesulda base with the pieces
+    #: on its rod): a hand lifts and sets down a cell's whole stack at once.
+    FIGURES: ClassVar[bool] = False
 
     # States keep ``_turn`` (1 + the index of the player to move in PLAYERS) and ``_stack``
     # (the moves pushed); a game that keeps them otherwise overrides the two properties.
@@ -134,6 +137,18 @@ class GameState(ABC):
     def hint_cells(self) -> list[str]:
         """Cells the ``hint`` button lights for the side to move (Teblo: squares where a
         block would cut a path); ``[]`` where the game has no such hint."""
+        return []
+
+    def waypoints(self, move: Hashable) -> list[str]:
+        """Empty cells where the piece ``move`` carries may be set down partway and lifted
+        again (a Tesulda Dodger between its two legs); ``[]`` where there are none."""
+        return []
+
+    def exposed_by(self, frm: str, to: str) -> list[str]:
+        """A piece moved from ``frm`` to ``to`` as the pieces move, but leaving a piece the
+        rules protect open to capture (Tesulda's Prime, D-9): the cells of the pieces that
+        could then take it; ``[]`` where that is not why the move is not legal, or the
+        game has no such rule."""
         return []
 
     def home(self) -> dict[str, int]:

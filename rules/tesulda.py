@@ -277,8 +277,14 @@ def can_reach(board: list, frm: int, fig: Figure, target: int) -> bool:
         return False
     if max(abs(dx), abs(dy)) > straight + diagonal:
         return False
+    return next(_turns(board, frm, target, ratings, jumper), None) is not None
+
+
+def _turns(board: list, frm: int, target: int, ratings: tuple[int, int], jumper: bool):
+    """The corners of a Dodger's two-leg paths from ``frm`` to ``target`` (D-5): first leg
+    a*(ux, uy) of one kind, then the rest as one leg of the other kind."""
+    fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
     for (ux, uy), kind in _FIRST_LEGS:
-        # first leg a*(ux, uy) of ``kind``, then the rest as one leg of the other kind
         for a in ((ratings[kind],) if jumper else range(1, ratings[kind] + 1)):
             cx, cy = fx + a * ux, fy + a * uy
             if not (0 <= cx < SIZE and 0 <= cy < SIZE):
@@ -291,10 +297,19 @@ def can_reach(board: list, frm: int, fig: Figure, target: int) -> bool:
                 d2, n2, _ = rest
                 if jumper:
                     if n2 == ratings[1 - kind]:
-                        return True
+                        yield corner
                 elif n2 <= ratings[1 - kind] and _clear(board, corner, d2, n2):
-                    return True
-    return False
+                    yield corner
+
+
+def corners(board: list, frm: int, fig: Figure, target: int) -> list[int]:
+    """The empty squares where a Dodger's path from ``frm`` to ``target`` turns from its
+    first leg to its second (D-5, D-5a): where the figure may be set down on the way."""
+    straight, diagonal, jumper, dodger, _ = traits(fig)
+    if not dodger or not straight or not diagonal:
+        return []
+    return [c for c in _turns(board, frm, target, (straight, diagonal), jumper)
+            if board[c] is None]
 
 
 _DIR_INDEX = {d: i for i, d in enumerate(_DIRS)}
@@ -375,6 +390,7 @@ class TesuldaState(GameState):
     PLAYERS = PLAYERS
     GEOMETRY = GEOMETRY
     TURN_DECISIONS = 4  # the move, the attack choice, then swap and draw (or none)
+    FIGURES = True  # a figure is lifted whole: its base with the pieces on the rod
 
     def __init__(self, board: list, turn: int = 1, pool: tuple[int, ...] = (0,) * 7) -> None:
         self._board: list[Figure | None] = board
@@ -440,6 +456,45 @@ class TesuldaState(GameState):
         for sq in self.primes(self.to_move):
             out.update(self.attackers(sq))
         return sorted(out, key=_INDEX.get)
+
+    def exposed_by(self, frm: str, to: str) -> list[str]:
+        """D-9: where the move ``frm``-``to`` is one the figure on ``frm`` may make (D-5, D-5a,
+        D-6) but no completion of the turn leaves the mover's Prime safe, the squares of
+        the enemy figures that could take it after the move alone; else ``[]``.
+
+        >>> state = from_position("light:a1=Skh,a2=Ss dark:a8=Ssssh,j10=Skh pool: light")
+        >>> state.exposed_by("a2", "c2")
+        ['a8']
+        """
+        if self._phase != MOVE or frm not in _INDEX or to not in _INDEX:
+            return []
+        b, i, j = self._board, _INDEX[frm], _INDEX[to]
+        fig = b[i]
+        if fig is None or fig.owner != self._turn or j not in destinations(b, i, fig):
+            return []
+        if _MOVES[i, j, b[j] is not None] in self.legal_moves():
+            return []
+        victim = b[j]
+        b[i], b[j] = None, fig
+        try:
+            them = 3 - self._turn
+            return sorted({CELLS[k] for c in self._crowns(self._turn)
+                           for k, f in enumerate(b) if f is not None and f.owner == them
+                           and can_reach(b, k, f, c)}, key=_INDEX.get)
+        finally:
+            b[i], b[j] = fig, victim
+
+    def waypoints(self, move: Move) -> list[str]:
+        """Where the figure may be set down partway through the move ``move``: the corners
+        of a Dodger's paths (D-5)."""
+        if move.kind != "move" or self._phase != MOVE:
+            return []
+        i = _INDEX[move.frm]
+        fig = self._board[i]
+        if fig is None:
+            return []
+        return sorted({CELLS[c] for c in corners(self._board, i, fig, _INDEX[move.to])},
+                      key=_INDEX.get)
 
     def _crowns(self, side: int) -> list[int]:
         return [i for i, f in enumerate(self._board)

@@ -37,7 +37,8 @@ def event_json(event: Event) -> dict:
         return {"type": "move", "t": t, "ply": event.ply, "player": event.player,
                 "move": event.move}
     if isinstance(event, Error):
-        return {"type": "error", "t": t, "cells": event.cells}
+        item = {"type": "error", "t": t, "cells": event.cells}
+        return {**item, "attackers": list(event.attackers)} if event.attackers else item
     if isinstance(event, Prompt):
         return {"type": "prompt", "t": t, "options": event.options}
     if isinstance(event, Rejected):
@@ -139,7 +140,7 @@ class BoardService:
         bounce, self.sim.bounce = self.sim.bounce, 0.0
         pieces = start.physical() if isinstance(start, rules.GameState) else start
         self._stacks = {cell: list(p) for cell, p in pieces.items()}
-        self._hand: list[str] = []
+        self._hand: list[list[str]] = []  # what is in hand: a piece, or a whole figure
         for cell, pieces in self._stacks.items():
             for piece in pieces:
                 self.sim.place(self.layout.cell_sensor[cell], self._strength(piece))
@@ -335,23 +336,30 @@ class BoardService:
     # --- the simulated magnets ----------------------------------------------------------
 
     def sim_lift(self, cell: str) -> None:
-        """Take the top piece off ``cell`` into the player's hand."""
+        """Take the top piece off ``cell`` into the player's hand (in a game of figures,
+        the whole figure)."""
         sim = self._sim()
-        if not self._stacks.get(cell):
+        stack = self._stacks.get(cell)
+        if not stack:
             raise ValueError(f"lift {cell}: there is no piece on {cell}")
+        unit = stack[:] if self.tracker.state.FIGURES else stack[-1:]
+        del stack[len(stack) - len(unit):]
         if cell in self.layout.cell_sensor:
-            sim.lift(self.layout.cell_sensor[cell])
-        self._hand.append(self._stacks[cell].pop())
+            for _ in unit:
+                sim.lift(self.layout.cell_sensor[cell])
+        self._hand.append(unit)
         self.revision += 1
 
     def sim_place(self, cell: str) -> None:
-        """Put down the piece lifted last, or else a new piece from the mover's stock."""
+        """Put down the piece (or figure) lifted last, or else a new piece from the
+        mover's stock."""
         sim = self._sim()
         state = self.tracker.state
-        piece = self._hand.pop() if self._hand else state.stock_piece()
+        unit = self._hand.pop() if self._hand else [state.stock_piece()]
         if cell in self.layout.cell_sensor:
-            sim.place(self.layout.cell_sensor[cell], self._strength(piece))
-        self._stacks.setdefault(cell, []).append(piece)
+            for piece in unit:
+                sim.place(self.layout.cell_sensor[cell], self._strength(piece))
+        self._stacks.setdefault(cell, []).extend(unit)
         self.revision += 1
 
     def sim_pieces(self, cell: str) -> int:

@@ -26,11 +26,11 @@ FOLDER = Path(__file__).parent
 
 def pick_line(game: str, seed: int, max_plies: int) -> list[Hashable]:
     """A seeded random game that shows the long turns (captures, claims, reaps) often.
-    For a game whose turns take several decisions each turn is a :class:`Turn` (chance
-    outcomes drawn with their probabilities)."""
+    For a game whose turns take several decisions each turn is a random :class:`Turn`
+    (chance outcomes drawn with their probabilities)."""
     rng = random.Random(seed)
     state = rules.new_game(game)
-    if state.HAS_CHANCE:
+    if state.HAS_CHANCE or state.TURN_DECISIONS > 1:
         turns: list[Hashable] = []
         while state.outcome() is None and len(turns) < max_plies:
             turns.append(random_turn(state, rng))
@@ -70,8 +70,13 @@ def _rolls(state: rules.GameState, turn: Hashable) -> bool:
 
 def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.Random,
            step: float = 0.7, pause: float = 1.2, slip: bool = True, dice: str = "physical",
-           seed: int = 0, turns: int = 40) -> list[dict]:
+           seed: int = 0, turns: int = 40, vary: bool = False) -> list[dict]:
     """Replay input lines that carry out ``line`` and answer the board's questions.
+
+    With ``vary`` a turn whose open questions the player declines (answers ``none``)
+    ends at random in one of the ways a player may end it: answering, pressing the
+    clock, or the opponent starting to move; and half the time a piece that may be set
+    down partway (a Tesulda Dodger between its legs) is.
 
     With ``dice="electronic"`` the board's die (seeded by ``seed``) decides the rolls, so
     ``line`` is ``None`` and ``turns`` random turns are played, each roll asked for with
@@ -103,7 +108,8 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
 
     run.scan_until(1.0)
     planned = iter(line) if line is not None else None
-    for _ in range(len(line) if line is not None else turns):
+    count = len(line) if line is not None else turns
+    for k in range(count):
         if shadow.outcome() is not None:
             break
         move = next(planned) if planned is not None else random_turn(shadow, rng)
@@ -115,13 +121,15 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
             move = Turn((first, face, *random_turn(shadow, rng)))
             shadow.pop()
             shadow.pop()
-        ops = turn_ops(shadow, move, rng)
+        ops = turn_ops(shadow, move, rng, detour=vary and rng.random() < 0.5)
         empty = [c for c in shadow.GEOMETRY.names if c not in shadow.physical()
                  and all(cell != c for _, cell in ops)]
+        if slip and empty:  # a slip is a cell no move may go to
+            empty = [c for c in empty if c not in _reachable(shadow)]
         slipping = slip and len(shadow.move_stack) >= 4 and [o for o, _ in ops] == [
             "lift", "place"] and empty
-        for k, (op, cell) in enumerate(ops):
-            if slipping and k == 1:
+        for n, (op, cell) in enumerate(ops):
+            if slipping and n == 1:
                 wrong = rng.choice(empty)
                 at("place", "cell", wrong, step)
                 at("lift", "cell", wrong, 2.5)  # long enough for the error to light
@@ -133,6 +141,14 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
             done = len(tracker.state.move_stack)
             if done >= len(shadow.move_stack):
                 break
+            if vary and tracker.prompt is not None and _declines(
+                    tracker.state, shadow.move_stack[done:]):
+                way = rng.randrange(3)
+                if way == 1 or way == 2 and (shadow.outcome() is not None or k == count - 1):
+                    at("press", "button", "clock", step)
+                    continue
+                if way == 2:
+                    break  # the next turn's first piece taken up declines what is open
             if tracker.prompt is None:
                 at("press", "button", "clock", 0.3)
             if tracker.prompt is not None:  # the answer: our turn's next decision
@@ -140,6 +156,28 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
                 at("choose", "value", shadow.move_str(nxt), step)
         run.scan_until(clock.now() + pause)
     return events
+
+
+def _reachable(state: rules.GameState) -> set[str]:
+    """The cells some first decision of the turn puts a piece on."""
+    out: set[str] = set()
+    for move in state.legal_moves():
+        state.push(move)
+        out.update(state.physical())
+        state.pop()
+    return out
+
+
+def _declines(state: rules.GameState, rest: list) -> bool:
+    """Whether ``rest`` (the decisions left of the turn being asked) is what declining
+    every open question gives: ``none``, or the one decision the position offers."""
+    state = state.clone()
+    for move in rest:
+        legal = state.legal_moves()
+        if move not in legal or len(legal) > 1 and state.move_str(move) != "none":
+            return False
+        state.push(move)
+    return True
 
 
 def build(game: str, seed: int = 7, max_plies: int = 60) -> list[dict]:

@@ -113,6 +113,8 @@ ROLE_TEXT = {
     "winner": "the winner's pieces",
     "cut": "a placement here would cut a path",
     "roll": "the die has rolled: the turn goes on here",
+    "attacker": "this figure could take the Prime",
+    "dodge": "a lifted Dodger may go here by its second leg",
 }
 
 

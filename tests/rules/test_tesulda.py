@@ -277,6 +277,37 @@ def test_D5_paths_blocked_jumper_full_rating_and_dodger_legs():
     assert ends(both, "d4") == knight | {"c5", "e5", "c3", "e3"}  # legs of exactly 1
 
 
+def test_D5_waypoints_are_the_empty_corners_of_dodger_paths_as_the_naive_paths_give():
+    """Where a Dodger may be set down between its legs: the corner of every legal
+    two-leg path (naive paths) to the move's end that is empty and not the end."""
+    rng = random.Random(4)
+    checked = 0
+    for text in [f for f in LEGAL_FIGURES if "z" in f]:
+        cells = rng.sample([f"{f}{r}" for f in naive.FILES for r in range(2, 10)], 10)
+        mine = cells[0]
+        others = ",".join(f"{c}=Scs" for c in cells[1:6])
+        state = position(f"{mine}={text}", others)
+        board, _ = naive.snapshot(state)
+        side, base, pieces = board[mine]
+        jumper = pieces["diamond"] > 0
+        for move in state.legal_moves():
+            want = set()
+            for path in naive.paths(mine, base, pieces):
+                if path[-1] != move.to or not jumper and any(sq in board for sq in path[:-1]):
+                    continue
+                steps = zip(path, [mine, *path[:-1]], strict=True)
+                straight = [naive.xy(a)[0] == naive.xy(b)[0] or naive.xy(a)[1] == naive.xy(b)[1]
+                            for a, b in steps]
+                turns = [k for k in range(1, len(path)) if straight[k] != straight[0]]
+                if turns and path[turns[0] - 1] not in board:
+                    want.add(path[turns[0] - 1])
+            assert set(state.waypoints(move)) == want, (text, state, move)
+            checked += bool(want)
+    assert checked > 100
+    no_dodger = position("d4=Sss", "")
+    assert all(no_dodger.waypoints(m) == [] for m in no_dodger.legal_moves())
+
+
 def test_D5a_minion_dodger_sideways_first_and_legs_off_the_board():
     # e5 (light) blocks the diagonal-first path to h5; the sideways-first one is allowed.
     state = position("d4=Trz,e5=Scs", "")
@@ -349,6 +380,14 @@ def test_D9_a_move_may_not_expose_the_prime_but_a_crown_swap_escapes():
     assert moves(check) == ["swap:k:e1>d1"]  # 'none' would leave the Prime attacked
     check.push_str("swap:k:e1>d1")
     assert check.to_move == "dark" and check.primes("light") == ["d1"]
+
+
+def test_D9_a_move_exposing_the_prime_names_the_attackers():
+    pinned = position("e1=Skc,e4=Sscc", "e8=Ssssh,b4=Sssh")
+    assert pinned.exposed_by("e4", "d4") == ["e8"]  # the file opens to e8
+    assert pinned.exposed_by("e4", "e5") == []  # legal: nothing to name
+    assert pinned.exposed_by("e4", "a8") == []  # not a move the figure can make
+    assert pinned.exposed_by("e8", "e5") == []  # not the mover's figure
 
 
 def test_D10_prime_captured_checkmate_and_tie():

@@ -53,3 +53,30 @@ def with_turn(game, line, state, move, rng, step=0.3):
         events.append(ev(round(t, 3), op, cell))
         t += step
     return events, t
+
+
+def prompts_seen(state, layout, events, **kw):
+    """Carry out demo script ``events`` on a simulated board from ``state``; returns each
+    prompt the board gave with the state's legal decisions (notations) at that moment and
+    the position text (``state.position_str()``) then."""
+    from hardware.clock import VirtualClock
+    from sensorboard import demo
+    from sensorboard.replay import VirtualRun
+    from sensorboard.service import BoardService
+
+    clock = VirtualClock()
+    service = BoardService(state, layout, clock=clock, backend="sim", **kw)
+    seen = []
+
+    def check(item, tracker=service.tracker):
+        if item["type"] == "prompt":
+            st = tracker.state
+            seen.append((item, [st.move_str(m) for m in st.legal_moves()], st.position_str()))
+
+    service.listeners.append(check)
+    vrun = VirtualRun(service, clock, lambda item: None)
+    for e in events:
+        vrun.scan_until(e["t"])
+        demo.apply(service, e)
+    vrun.settle()
+    return seen

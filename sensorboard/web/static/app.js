@@ -12,6 +12,7 @@ const ROLE_SHORT = {
   lifted: "lifted", move: "move target", capture: "capture", lift: "may leave",
   wrong: "error, should be empty", missing: "error, a piece belongs here",
   last: "last move", choice: "question candidate", winner: "winner", cut: "would cut a path",
+  roll: "the turn goes on here", attacker: "could take the Prime", dodge: "Dodger's second leg",
 };
 const BUTTON_LABELS = { clock: "Clock (end turn)", hint: "Hint", takeback: "Take back" };
 const PIECE_COLOURS = {
