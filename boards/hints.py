@@ -29,8 +29,8 @@ PALETTE: dict[str, RGB] = {
     "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
-# together (a turn: lifted, move, capture, lift; an error: wrong, missing) stay far apart
-# for protan, deutan and tritan vision (tests/boards/test_palette.py simulates them).
+# together (a turn: lifted, move, capture, lift, dodge; an error: wrong, missing, attacker)
+# stay far apart for protan, deutan and tritan vision (tests/boards/test_palette.py simulates them).
 COLOUR_BLIND: dict[str, RGB] = {
     "lifted": (200, 200, 200),   # white
     "move": (0, 79, 124),        # blue
@@ -43,6 +43,8 @@ COLOUR_BLIND: dict[str, RGB] = {
     "winner": (204, 121, 167),   # reddish purple
     "cut": (181, 79, 0),         # vermillion
     "roll": (0, 158, 115),       # bluish green
+    "attacker": (240, 228, 66),  # yellow
+    "dodge": (153, 0, 255),      # violet
 }
 PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)

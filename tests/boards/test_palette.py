@@ -17,7 +17,8 @@ DICHROMACY = {
     "tritan": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
                (0.004733, 0.691367, 0.303900)),
 }
-TOGETHER = [("lifted", "move", "capture", "lift"), ("wrong", "missing")]  # see hints.plan
+TOGETHER = [("lifted", "move", "capture", "lift", "dodge"),  # see hints.plan
+            ("wrong", "missing", "attacker")]
 
 
 def lab(rgb, vision=None):
