@@ -212,7 +212,9 @@ class BackendSpec:
     used as a context manager that makes the backend openable off the real hardware; it
     has ``config`` (the HardwareConfig to open with), ``attach(hardware)``, ``board``
     (a :class:`hardware.sim.SimBoard` whose magnets the backend senses), ``press(button,
-    player=None, down=True)`` and ``leds()`` (the colours the LEDs show).
+    player=None, down=True)`` and ``leds()`` (the colours the LEDs show); ``GHOSTS =
+    False`` where every sensor has its own input, so a diode-less matrix cannot ghost
+    (the conformance test then expects exact readings; True when absent).
     """
 
     name: str

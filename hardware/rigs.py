@@ -149,13 +149,36 @@ class LgpioPerPinRig(LgpioRig):
     SCAN = "per-pin"
 
 
-class Mcp23017Rig(GpioRig):
-    """The matrix on MCP23017 expanders: the real Adafruit driver over a simulated I2C bus
-    whose chips implement the MCP23017 registers (:mod:`hardware.simbus`), their pins
-    wired into the same electrical model; buttons and LEDs as on the Pi's pins.
-    ``rig.i2c.transactions`` counts the bus transfers."""
+class BusRig(GpioRig):
+    """A front end on simulated buses: ``self.buses`` (a :class:`hardware.simbus.SimBuses`)
+    is what :mod:`hardware.buses` opens while the rig is entered; buttons and LEDs stay on
+    the Pi's pins as in :class:`GpioRig`."""
 
     SCAN = "per-pin"
+
+    def __init__(self, layout: Any, clock: Clock, **kwargs: Any) -> None:
+        from hardware.simbus import SimBuses
+
+        super().__init__(layout, clock, **kwargs)
+        self.buses = SimBuses()
+
+    def install(self) -> None:
+        from hardware.buses import use_buses
+
+        super().install()
+        self._using = use_buses(self.buses)
+        self._using.__enter__()
+
+    def uninstall(self) -> None:
+        self._using.__exit__(None, None, None)
+        super().uninstall()
+
+
+class Mcp23017Rig(BusRig):
+    """The matrix on MCP23017 expanders: the real Adafruit driver over a simulated I2C bus
+    whose chips implement the MCP23017 registers (:mod:`hardware.simbus`), their pins
+    wired into the same electrical model. ``rig.i2c.transactions`` counts the transfers."""
+
     FIRST_CHANNEL = 1000  # the expanders' pins in the electrical model (not Pi GPIOs)
 
     def __init__(self, layout: Any, clock: Clock, **kwargs: Any) -> None:
@@ -174,19 +197,8 @@ class Mcp23017Rig(GpioRig):
         self.buses = SimBuses(i2c=self.i2c)
         self.config = replace(self.config, frontend="mcp23017", expanders=addresses)
 
-    def install(self) -> None:
-        from hardware.buses import use_buses
 
-        super().install()
-        self._using = use_buses(self.buses)
-        self._using.__enter__()
-
-    def uninstall(self) -> None:
-        self._using.__exit__(None, None, None)
-        super().uninstall()
-
-
-class Mcp3008Rig(Mcp23017Rig):
+class Mcp3008Rig(BusRig):
     """Hall sensors on MCP3008s: the real Adafruit driver over a simulated SPI bus whose
     chips answer conversions bit by bit (:mod:`hardware.simbus`); each sensor outputs
     ``adc_zero`` plus its magnets' field over ``adc_per_volt``, with seeded noise. One
@@ -202,7 +214,7 @@ class Mcp3008Rig(Mcp23017Rig):
         from hardware.pins import HEADER, SPI0, led_gpio
         from hardware.simbus import SimBuses, SimMcp3008, SimSPI
 
-        GpioRig.__init__(self, layout, clock, **kwargs)
+        super().__init__(layout, clock, **kwargs)
         taken = set(SPI0) | {2, 3} | set(layout.buttons.values()) | set(
             layout.clock_sides.values()) | {led_gpio(layout.led_pin)}
         free = [p for p in HEADER if p not in taken]
