@@ -79,3 +79,18 @@ def test_cli_refuses_a_layout_whose_led_pin_is_a_matrix_pin(tmp_path, capsys):
 def test_cli_refuses_a_bad_hardware_table(tmp_path, capsys):
     err = run_with(tmp_path, capsys, config_text='[hardware]\npull = "up"\n')
     assert "run.toml: hardware.pull: must be one of down, off, got 'up'" in err
+
+
+@pytest.mark.parametrize("table,message", [
+    ('palette = "pastel"', "run.toml: hardware.palette: must be one of standard, "
+                           "colour-blind, got 'pastel'"),
+    ('[hardware.colours]\nglow = [1, 2, 3]', "run.toml: hardware.colours.glow: not an LED "
+                                             "role; roles: lifted, move"),
+    ('[hardware.colours]\nmove = [0, 300, 0]', "run.toml: hardware.colours.move: must be "
+                                               "[r, g, b], each 0..255"),
+    ("led_budget_a = 0", "run.toml: hardware.led_budget_a: must be a number from 0.05"),
+    ("led_fps = 1000", "run.toml: hardware.led_fps: must be a number from 1.0 to 400.0"),
+])
+def test_cli_refuses_bad_led_settings(tmp_path, capsys, table, message):
+    err = run_with(tmp_path, capsys, config_text=f"[hardware]\n{table}\n")
+    assert message in err
