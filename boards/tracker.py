@@ -32,7 +32,7 @@ import rules
 
 from . import decisions
 from .decisions import Turn
-from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight
+from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight, unseen
 
 BUTTONS = ("clock", "hint", "takeback", "roll")
 NONE = "none"  # the answer that declines every turn a question offers
@@ -742,6 +742,14 @@ class Tracker:
                 kind = "capture" if a and replaced else "move" if a else "lift"
                 if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
                     out[cell] = kind
+            if self.lifted():
+                # While a piece is in hand, also where it may go unseen: onto a piece the
+                # sensor already sees there (a stack), or where there is no sensor.
+                on_top = [c for c, a in cand.after.items() if len(a) > len(cand.before[c])
+                          and a[:len(cand.before[c])] == cand.before[c]
+                          and cand.final[c] == self.before[c]]
+                for cell in (*on_top, *cand.unseen):
+                    out.setdefault(cell, "move")
         return out
 
     def _next_step(self, cand: Candidate) -> dict[str, tuple[tuple, tuple]]:
@@ -795,6 +803,9 @@ class Tracker:
                                            self._visible):
             if ways:
                 cand.ways = ways
+                if len(ways) > 1 and self.blind:  # ways alike to the sensors may differ there
+                    cand.unseen = tuple(sorted({c for w in ways
+                                                for c in unseen(state, w, self.blind)}))
                 prefix = decisions.common_prefix(ways)
                 cand.text = decisions.text(state, Turn(prefix)) if prefix else cand.text
             out.append(cand)

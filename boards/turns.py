@@ -42,6 +42,9 @@ class Candidate:
     ways: tuple = ()
     # Empty cells the moving piece may be set down on partway (a Dodger's corner).
     waypoints: frozenset = frozenset()
+    # Cells without a sensor the turn puts a piece on (a Telec Center Zone without its drop
+    # sensor): nothing there can be seen, but the LEDs may still show the way.
+    unseen: tuple[str, ...] = ()
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -90,6 +93,7 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     changed = {cell for cell, _ in start.symmetric_difference(after_phys.items())}
     for stage in middle:
         changed |= {cell for cell, _ in start.symmetric_difference(stage.items())}
+    unseen = tuple(sorted(changed & blind))
     changed -= blind
     for cell in changed:
         b, a = before_pieces[cell], after_phys.get(cell, ())
@@ -135,7 +139,19 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     stock = sum((came - left).values())
     return Candidate(move, decisions.text(state, move), before, after, allowed, final, lift,
                      silent, passing, tuple(gives), takes, stock, tuple(steps),
-                     _first_steps(before, steps), waypoints=frozenset(stops))
+                     _first_steps(before, steps), waypoints=frozenset(stops), unseen=unseen)
+
+
+def unseen(state: rules.GameState, move: Hashable, blind: frozenset) -> tuple[str, ...]:
+    """The cells of ``blind`` (no sensor) that ``move`` puts a piece on, in a stage or at
+    the end (a step into a Telec Center Zone without its drop sensor)."""
+    if not blind:
+        return ()
+    shown = [*decisions.stages(state, move)]
+    decisions.push(state, move)
+    shown.append(state.physical())
+    decisions.pop(state, move)
+    return tuple(sorted(c for c in blind if any(stage.get(c) for stage in shown)))
 
 
 def sight(cand: Candidate, observe: Observe) -> Hashable:
