@@ -1,7 +1,7 @@
 """Truth-checked streams in bulk: how many go off the truth, commit an illegal move, or stall.
 
 Run by hand: .venv/bin/python bench/truth.py [--streams N] [--first SEED] [--plies P]
-             [--mix default|random] [--game GAME] [--show K]
+             [--mix default|random] [--game GAME] [--show K] [--replay]
 Prints a markdown table (no assertions; ``make test`` runs a few hundred per board).
 Each stream is a seeded game played with ordinary handling (touches, the next turn on
 freed cells, clock presses, late answers, garbage put right); see ``tests/boards/truth.py``.
@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from tests.boards import truth_telec as telec  # noqa: E402
 from tests.boards.truth import Mix, boards, run_stream  # noqa: E402
 
 
@@ -32,6 +33,9 @@ def main() -> None:
     ap.add_argument("--mix", choices=("default", "random"), default="random")
     ap.add_argument("--game", default=None, help="only this game or layout (e.g. teblo-hall)")
     ap.add_argument("--show", type=int, default=3, help="failures to print per board")
+    ap.add_argument("--replay", action="store_true",
+                    help="Telec: play the streams on the simulated board and run them through "
+                         "replay with physical dice, rolls checked too (truth_telec.py)")
     args = ap.parse_args()
     print(f"Measured {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
@@ -46,8 +50,13 @@ def main() -> None:
         n = moves = off = illegal = stalled = questions = errors = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
-            mix = Mix.random(random.Random(seed)) if args.mix == "random" else Mix()
-            r = run_stream(game, layout, seed, plies=args.plies, mix=mix)
+            if args.replay and game == "telec":
+                mix = telec.Mix.random(random.Random(seed)) if args.mix == "random" \
+                    else telec.Mix()
+                r = telec.run_stream(game, seed, turns=args.plies, mix=mix, layout=layout)
+            else:
+                mix = Mix.random(random.Random(seed)) if args.mix == "random" else Mix()
+                r = run_stream(game, layout, seed, plies=args.plies, mix=mix)
             n += 1
             moves += len(r.truth)
             off += bool(r.off)

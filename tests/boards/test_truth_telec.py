@@ -2,7 +2,7 @@
 begun with either piece, the Center Zone with and without its drop sensor, clock presses
 by side or shared, late answers) and run through ``sensorboard replay --option
 dice=physical``; the committed turns and the ``roll`` lines must be the true ones (see
-``truth_telec.py``; ``bench/telec_truth.py`` runs thousands). Then one case per way the
+``truth_telec.py``; ``bench/truth.py --replay`` runs thousands). Then one case per way the
 board once went wrong, each found by those streams."""
 
 import json

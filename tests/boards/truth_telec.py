@@ -20,7 +20,7 @@ While it plays, every line is written as replay input (``{"t", "op", ...}``); th
 then run through :func:`sensorboard.replay.replay`, the code behind ``sensorboard replay
 --game telec --option dice=physical``. The stream passes when the replay committed exactly
 the true turns, printed a ``roll`` line for exactly the true rolls, committed nothing
-illegal and left nothing waiting. ``bench/telec_truth.py`` runs thousands.
+illegal and left nothing waiting. ``bench/truth.py --replay`` runs thousands.
 
 >>> result = run_stream("telec", seed=1, turns=8)
 >>> result.ok, result.committed == result.truth
