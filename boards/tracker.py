@@ -174,6 +174,8 @@ class Tracker:
         # The turn's visible part is done; the decisions asked now are the position's.
         self.after_visible = False
         self._after_declining: tuple[int, Tracker | None] | None = None
+        self.questioned = False  # a question was asked this turn
+        self.pending_since = 0  # the scan after which the turn waiting was done
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
 
@@ -595,6 +597,8 @@ class Tracker:
             # its legs), but this one's own questions come now; if the piece goes on, the
             # answers are undone (see _while_deciding).
             return self._commit(complete[0], t)
+        if complete and not self.pending:
+            self.pending_since = self.batch  # the turn was done by this scan
         self.pending = complete
         return []
 
@@ -684,6 +688,7 @@ class Tracker:
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
+        self.questioned = True
         return [self.prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
@@ -846,6 +851,7 @@ class Tracker:
             if self.no_turn and NONE not in options:
                 options.append(NONE)
             self.prompt = Prompt(t, options)
+            self.questioned = True
             return [*out, self.prompt]
 
     def _answer(self, value: str, t: float) -> list[Event]:
@@ -1013,6 +1019,14 @@ class Tracker:
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player,
                                         decisions.text(state, turn))]
         history = self.history
+        # What cells the turn does not change showed after it was done, unasked, belongs to
+        # the next turn (a piece lifted there and put back: an entry bumping it, the start
+        # of a capture); not a touch while a question was open.
+        touched = {cell for cand in self.asked for cell in cand.before}
+        carried = {} if self.questioned or since is not None else {
+            c: [(n, v) for n, v in h if n > self.pending_since]
+            for c, h in history.items() if c not in touched}
+        carried = {c: h for c, h in carried.items() if len(h) > 1}
         self._start_turn()
         if since is not None:
             for cell, hist in history.items():
@@ -1020,8 +1034,11 @@ class Tracker:
                 if later:
                     self.history[cell] = [(0, self.before[cell]), *later]
                     self.seen[cell].update(v for _, v in later)
+        for cell, hist in carried.items():
+            self.history[cell] = hist
+            self.seen[cell] |= {value for _, value in hist}
         self.last_change = t
-        return [*events, *self._evaluate(t)] if self.differing else events
+        return [*events, *self._evaluate(t)] if self.differing or carried else events
 
     def _roll(self, t: float) -> list[Event]:
         """The ``roll`` button: the board's electronic die rolls for the player to move,

@@ -199,3 +199,17 @@ def test_the_mover_touching_an_own_piece_does_not_end_a_step_still_in_hand():
     events = feed(tr, [("a3", False), ("d5", False), ("d5", True), ("a2", True)])
     assert [e.move for e in events if isinstance(e, Committed)] == ["a3-a2"]
     assert not any(isinstance(e, Prompt) for e in events)
+
+
+def test_an_entry_bump_made_while_the_last_step_still_waited_is_asked_after_it():
+    """Blue's 4 stepped a5-d1 onto its own 6 (only a5 is seen to change, so it waits: the
+    piece might still be in hand); red then lifted blue's 4 on b1 (red's tile for an ace)
+    and put its own there. Red's press commits blue's step, and red's bump is asked: it
+    was committed as a forfeit (the lift on b1 was forgotten with blue's turn)."""
+    tr = tracker("b1=b4,d1=b6,a4=b2,d4=r62,a5=b4 blue:11233556:0 red:1123344556:0 blue turn",
+                 layout_blind=True)
+    assert feed(tr, [("a5", False), ("b1", False), ("b1", True)]) == []
+    events = tr.press("clock", 5.0, "red")
+    assert [e.move for e in events if isinstance(e, Committed)] == ["a5-d1"]
+    assert tr.prompt.options == ["5", "6", "none"]
+    assert [e.move for e in tr.choose("6", 6.0) if isinstance(e, Committed)] == ["roll ace 6"]
