@@ -265,6 +265,7 @@ def settle_run_options(args) -> None:
             raise UsageError(str(e)) from None
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
+    args.option = [*config_options(args, settings.get("options", {})), *args.option]
     if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
                          f"{', '.join(backend_names())}")
@@ -279,6 +280,25 @@ def settle_run_options(args) -> None:
     if fault:
         raise UsageError(f"{records_key}: cannot write game records in {args.records} "
                          f"({fault})")
+
+
+def config_options(args, options: dict[str, str]) -> list[str]:
+    """The config file's [options] as ``KEY=VALUE`` (those no ``--option`` flag gives),
+    each checked for the game: a fault names the file and the key."""
+    from sensorboard.options import OptionError, split_options
+
+    flagged = {pair.partition("=")[0].strip() for pair in args.option}
+    pairs = []
+    for key, value in options.items():
+        if key in flagged:
+            continue
+        try:
+            split_options(args.game, [f"{key}={value}"])
+        except OptionError as e:
+            why = str(e).removeprefix(f"option {key}: ").removeprefix(f"option {key!r}: ")
+            raise UsageError(f"{args.config}: options.{key}: {why}") from None
+        pairs.append(f"{key}={value}")
+    return pairs
 
 
 def records_fault(folder: str) -> str | None:

@@ -9,6 +9,9 @@ Example (``sensorboard run --config board.toml``; a flag on the command line win
     board = "7"                 # the board's name in records and on MQTT
     mqtt = "mqtt://recorder.local:1883"   # a hall of boards reporting to one recorder
 
+    [options]                   # game options, as --option KEY=VALUE (a flag wins)
+    dice = "electronic"         # Telec: the board's die (or "physical": the players')
+
     [tags]                      # record tags of a new game
     Event = "Club championship"
     Round = "3"
@@ -51,7 +54,8 @@ class ConfigError(ValueError):
 
 def load_config(path: str) -> dict:
     """The settings of ``path`` as ``run`` options: game, backend, layout, records, web,
-    host, port, token, hardware (a HardwareConfig) (only those the file sets)."""
+    host, port, token, hardware (a HardwareConfig), tags, options (game options, checked
+    once the game is known) (only those the file sets)."""
     data = read_toml(path, ConfigError)
 
     def fail(key: str, what: str) -> ConfigError:
@@ -82,6 +86,12 @@ def load_config(path: str) -> dict:
             hints.palette(hardware.palette, hardware.colours)
         except ValueError as e:
             raise ConfigError(f"{path}: hardware.{e}") from None
+    options = data.pop("options", {})
+    if not isinstance(options, dict):
+        raise fail("options", "must be a table ([options])")
+    for key, value in options.items():
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise fail(f"options.{key}", f"must be text or a whole number, got {value!r}")
     tags = data.pop("tags", {})
     if not isinstance(tags, dict):
         raise fail("tags", "must be a table ([tags])")
@@ -105,4 +115,6 @@ def load_config(path: str) -> dict:
         settings["hardware"] = hardware
     if tags:
         settings["tags"] = {k: str(v) for k, v in tags.items()}
+    if options:
+        settings["options"] = {k: str(v) for k, v in options.items()}
     return settings

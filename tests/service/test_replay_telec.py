@@ -259,3 +259,37 @@ def test_takeback_undoes_a_whole_turn_of_several_decisions():
     assert kinds == [("move", "roll 4 6", 1), ("move", "roll 5 3", 2),
                      ("takeback", "roll 5 3", 2), ("move", "roll 5 2", 2)]
     assert final["position"] == {"a1": ["blue-6"], "a5": ["red-2"]}
+
+
+def test_the_config_file_sets_the_dice_and_a_flag_wins(tmp_path):
+    from sensorboard.cli import build_parser, new_state, settle_run_options
+
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(f'game = "telec"\nrecords = "{tmp_path / "rec"}"\n'
+                   '[options]\ndice = "electronic"\n')
+    args = build_parser().parse_args(["run", "--config", str(cfg)])
+    settle_run_options(args)
+    assert new_state(args)[1] == {"dice": "electronic"}
+    args = build_parser().parse_args(["run", "--config", str(cfg), "--option", "dice=physical"])
+    settle_run_options(args)
+    assert new_state(args)[1] == {"dice": "physical"}
+
+
+@pytest.mark.parametrize("body, message", [
+    ('game = "telec"\n[options]\ndice = "loaded"\n',
+     "board.toml: options.dice: must be one of physical, electronic, got 'loaded'"),
+    ('game = "telec"\n[options]\ndice = true\n',
+     "board.toml: options.dice: must be text or a whole number, got True"),
+    ('game = "tessella"\n[options]\ndice = "electronic"\n',
+     "board.toml: options.dice: tessella has no such option"),
+    ('game = "telec"\noptions = "dice=electronic"\n',
+     "board.toml: options: must be a table ([options])"),
+])
+def test_bad_dice_in_the_config_file_is_one_line_and_exit_2(tmp_path, body, message):
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(body + f'records = "{tmp_path / "rec"}"\n' if "[options]" not in body
+                   else f'records = "{tmp_path / "rec"}"\n' + body)
+    proc = cli("run", "--config", str(cfg), "--no-input")
+    err = proc.stderr.strip()
+    assert proc.returncode == 2 and "\n" not in err and "Traceback" not in err, err
+    assert message in err, err
