@@ -367,6 +367,11 @@ def run_stream(game: str = "telec", seed: int = 0, turns: int = 30, mix: Mix | N
         last = player.turn(state, turn, last)
     player.wait(1.5, 3.0)
     player.answer()
+    if not result.off and len(player.tracker.turns()) < len(player.turns):
+        # The last turn still waits (a step onto an own piece, unseen): its player presses.
+        last = state.PLAYERS[(len(result.truth) - 1) % 2] if mix.buttons == "player" else None
+        player.act("press", "clock", last)
+        player.answer()
     check_replay(result, layout)
     return result
 
