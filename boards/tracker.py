@@ -163,6 +163,12 @@ class Tracker:
         self.prompt = None
         self.error = None
         self.restoring = False
+        self.either = False  # the board fits this turn or, after the waiting one, the next
+        # While it does: the board when that began and the scans' changes since, to replay
+        # on the next turn if the waiting one turns out to be done.
+        self.held_board: dict[str, Hashable] | None = None
+        self.since_held: list[tuple[list[tuple[str, Hashable]], float]] = []
+        self.held_for: set[str] = set()  # the waiting turns that board is held for
         self._alive: list[Candidate] = []
         self.player = self.state.to_move
         self.turn_start = len(self.state.move_stack)
@@ -238,7 +244,7 @@ class Tracker:
         """How many more pieces have arrived on cells of ``cand`` than have left its cells
         or come from the stock, and the cells where they arrived."""
         current, before = self.current, self.before
-        arrived = [cell for cell, shows in cand.takes.items()
+        arrived = [cell for cell, shows in [*cand.takes.items(), *cand.passing.items()]
                    if current[cell] in shows and current[cell] != before[cell]]
         if len(arrived) <= cand.stock:
             return len(arrived) - cand.stock, arrived
@@ -272,13 +278,18 @@ class Tracker:
                    for other, visible in cand.gives if visible and other != cell)
 
     def _departure(self, cell: str) -> float:
-        """When a piece first left ``cell`` this turn (its batch number), if one has."""
+        """When a piece last left ``cell`` this turn (its batch number), if one has: the
+        start of the last time the cell showed a piece in hand (a touch earlier in the
+        turn, lifted and put back, does not count)."""
         held = self._in_hand_allowed(cell)
         before = self.before[cell]
-        for n, value in self.history.get(cell, ()):
+        start = float("inf")
+        for n, value in reversed(self.history.get(cell, ())):
             if value != before and value in held:
-                return n
-        return float("inf")
+                start = n
+            elif start != float("inf"):
+                break
+        return start
 
     def alive(self) -> list[Candidate]:
         return [c for c in self.candidates if self.consistent(c)]
@@ -314,6 +325,9 @@ class Tracker:
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
         self.lifting = all(self._taken(cell, value) for cell, value in changes)
         self.batch_cells = [cell for cell, _ in changes]
+        self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
+        if self.held_board is not None:
+            self.since_held.append((list(changes), t))
         for cell, value in changes:
             self.current[cell] = value
             self.seen[cell].add(value)
@@ -381,6 +395,12 @@ class Tracker:
             events = self._decline_rest(t)
             if events:
                 return events
+        if self.either and not self.prompt:
+            # The waiting turn and the piece in hand: the press says the turn was done.
+            if len(self.pending) > 1:
+                self.held.append(player)
+                return self._ask(self.pending, t)
+            return self._commit_held(t) + self.press(button, t, player)
         if self.prompt:
             if player is None or player != self.player:
                 self.held.append(player)  # it counts once the question is answered
@@ -446,6 +466,9 @@ class Tracker:
         if not chosen:
             return [Rejected(t, f"{quote(value)} is not offered; options: "
                                 f"{', '.join(self.prompt.options)}")]
+        if self.held_board is not None and chosen[0].text in self.held_for:
+            self.prompt = None
+            return self._commit_held(t, chosen[0])  # what came since is the next turn's
         return self._commit(chosen[0], t)
 
     def _decline(self, t: float) -> list[Event]:
@@ -455,6 +478,7 @@ class Tracker:
         self.declined = set(self.prompt.options) if self.prompt else set()
         self.prompt = None
         self.pending = []
+        self.held_board = None
         self.last_change = t
         self._alive = [c for c in self.alive() if c.text not in self.declined]
         return []
@@ -520,12 +544,14 @@ class Tracker:
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
         if (self.error is None and self.differing and not self.prompt and not self._alive
-                and not self.restoring):
+                and not self.restoring and not self.either):
             return self.last_change + self.error_delay
         return None
 
     def flush(self, t: float) -> list[Event]:
         """Nothing more will happen: commit a turn that is complete (input has ended)."""
+        if self.either and not self.prompt:
+            return self._commit_held(t) if len(self.pending) == 1 else self._ask(self.pending, t)
         pending = [c for c in self.pending if c in self._alive]
         if self.prompt or not pending:
             return []
@@ -539,6 +565,7 @@ class Tracker:
         if self.restoring:
             self.restoring = bool(self.differing)  # play goes on once the board is put back
             return []
+        self.either = False
         alive = self._alive = [c for c in self.alive() if c.text not in self.declined]
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
@@ -548,10 +575,18 @@ class Tracker:
             # A piece set down partway lifted again (the mover goes on), or the opponent
             # begins taking it: the next change tells.
             return []
+        if not waiting and self.held_board is not None:
+            # The piece lifted meanwhile is back: a touch, unless the next player could
+            # have made a turn meanwhile (a pawn stepped onto its own block, then a block
+            # on the cell it left): then which the sensors cannot tell.
+            if self.pending and self._next_turn_made(self.pending[0]):
+                return self._ask(self.pending, t)
+            self.held_board = None
         if waiting:
             # A complete turn was waiting, and this event broke it: if the board now fits
             # the next player's turn after it, it was done and the next turn has begun.
-            fits = [c for c in waiting if self._next_turn_fits(c)]
+            nexts = {c.text: self._next_turn(c) for c in waiting}
+            fits = [c for c in waiting if nexts[c.text] is not None]
             if fits and (complete or not self.differing):
                 # Two histories the sensors cannot tell apart: this turn went on (or a
                 # piece was put back), or it was done and the next one began.
@@ -562,6 +597,27 @@ class Tracker:
                 # waiting shows nothing put down, and the mover, whose pieces may still be
                 # in hand, touched one of their own.
                 return []
+            # (Turns of several decisions keep to the rule above: a Telec bump is asked.)
+            if fits and self.state.TURN_DECISIONS == 1 and (alive or self.lifting) and (
+                    self.lifting or not any(nexts[c.text].complete_turns() for c in fits)):
+                # Both may still be under way: this turn (an enemy piece touched while the
+                # shooter is in hand, now another enemy lifted; or any piece lifted, to be
+                # put back, while the mover holds theirs) or the next one. The event that
+                # completes one of them tells; the waiting turn is kept meanwhile, and the
+                # pieces in hand are no error.
+                self.either = True
+                if self.held_board is None:
+                    changes, prev = self._batch
+                    self.held_board = {**self.current, **prev}
+                    self.since_held = [(changes, t)]
+                    self.held_for = {c.text for c in waiting}
+                return []
+            if self.held_board is not None:
+                # Neither the piece put back nor this turn going on: the waiting turn was
+                # done (which one, the sensors may not tell), and what came since is the
+                # next turn's.
+                return self._commit_held(t) if len(waiting) == 1 else self._ask(waiting, t)
+            self.held_board = None
             if fits:
                 self.pending = []
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
@@ -617,6 +673,17 @@ class Tracker:
         decisions.pop(self.state, cand.ways[0])
         return more
 
+    def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:
+        """Commit the waiting turn (``cand``, or the one waiting) as of the board when the
+        next turn may have begun, then read the changes since as that turn's."""
+        cand, board, since = cand or self.pending[0], self.held_board, self.since_held
+        self.held_board, self.since_held = None, []
+        self.current = dict(board)
+        events = self._commit(cand, t)
+        for changes, _ in since:
+            events += self.changes(changes, t)
+        return events
+
     def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
         """Could an unfinished turn still grow out of what has been done so far?
 
@@ -662,8 +729,26 @@ class Tracker:
             for cell, _ in cand.gives if cand.before.get(cell)
         )
 
+    def _next_turn_made(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, would the changes since the board was held make (or ask
+        about) a turn of the next player's, rather than be a touch?"""
+        state = self.state.clone()
+        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
+        nxt.current = dict(self.held_board or self.current)
+        nxt._start_turn()
+        events: list[Event] = []
+        for changes, t in self.since_held:
+            events += nxt.changes(changes, t)
+        return bool(nxt.pending) or any(isinstance(e, (Committed, Prompt)) for e in events)
+
     def _next_turn_fits(self, cand: Candidate) -> bool:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
+        return self._next_turn(cand) is not None
+
+    def _next_turn(self, cand: Candidate) -> Tracker | None:
+        """The next player's turn once ``cand`` is made, begun from what the board shows
+        now, if the board fits it."""
         state = self.state.clone()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         return self._fits(state)
@@ -673,7 +758,12 @@ class Tracker:
         nxt = Tracker(state, self.observe, self.error_delay, self.blind)
         nxt.current = dict(self.current)
         nxt._start_turn()
-        return bool(nxt.alive())
+        nxt._alive = nxt.alive()
+        return nxt if nxt._alive else None
+
+    def complete_turns(self) -> list[Candidate]:
+        """The visible turns in progress that the board shows complete."""
+        return [c for c in self._alive if not c.silent and self.complete(c)]
 
     def _ask(self, options: list[Candidate], t: float, declinable: bool = False,
              ) -> list[Event]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hardware.backends import BackendError, HardwareConfig
+from hardware.buttons import button_pins
 
 I2C_PULLED_UP = (2, 3)  # SDA/SCL: 1.8 kOhm pull-ups to 3.3 V are fitted on every Pi
 SPI0 = {7: "CE1", 8: "CE0", 9: "MISO", 10: "MOSI", 11: "SCLK"}
@@ -83,7 +84,8 @@ def frontend_pins(config: HardwareConfig) -> list[tuple[int, str]]:
 def check_pins(layout: Any, config: HardwareConfig) -> None:
     """Raise BackendError naming the layout and the fault if its pins cannot work.
 
-    The layout's matrix pins count only when the Pi's own pins read the matrix."""
+    The layout's matrix pins count only when the Pi's own pins read the matrix; every
+    button counts, a clock button per player (``[buttons.clock]``) included."""
     own = config.frontend == "pins"
     led_pin = config.led_pin or layout.led_pin
     if config.frontend == "mcp3008" and led_gpio(led_pin) == 10:
@@ -91,7 +93,7 @@ def check_pins(layout: Any, config: HardwareConfig) -> None:
                            "cannot share SPI0; put the LEDs on D18 (led_pin = \"D18\")")
     fault = pin_fault(row_pins=layout.row_pins if own else (),
                       col_pins=layout.col_pins if own else (),
-                      buttons=layout.buttons, led_pin=led_pin,
+                      buttons=button_pins(layout), led_pin=led_pin,
                       diodes=layout.diodes, scan=config.scan,
                       reserved=frontend_pins(config))
     if fault:

@@ -210,6 +210,8 @@ class Mix:
     touch_last: float = 0.5      # ... and then it is the piece the opponent just moved
     touch_mid: float = 0.15      # touch an unrelated piece in the middle of the turn
     touch_after: float = 0.2     # touch a piece after the turn, before the clock
+    touch_enemy: float = 0.1     # touch an enemy piece while holding one's own (often one
+    #                              another turn would take)
     press: float = 0.5           # press the clock after a turn
     buttons: str = "player"      # "player": one button per player; "shared": one button
     late: float = 0.3            # answer a question late (after a touch, seconds later)
@@ -224,7 +226,8 @@ class Mix:
                    press=rng.choice([0.0, 0.5, 1.0]),
                    buttons=rng.choice(["player", "shared"]),
                    late=rng.uniform(0, 0.6), garbage=rng.uniform(0, 0.25),
-                   pace=rng.choice([(0.05, 0.3), (0.15, 0.8), (0.3, 2.0)]))
+                   pace=rng.choice([(0.05, 0.3), (0.15, 0.8), (0.3, 2.0)]),
+                   touch_enemy=rng.uniform(0, 0.3))
 
 
 @dataclass
@@ -250,8 +253,9 @@ class Player:
     """Carries out the true moves on a board, answering its questions truthfully."""
 
     def __init__(self, board: TrackerBoard, game: str, rng: random.Random, mix: Mix,
-                 result: Result, observe: Callable) -> None:
+                 result: Result, observe: Callable, enemy_rng: random.Random) -> None:
         self.board, self.rng, self.mix, self.result = board, rng, mix, result
+        self.enemy_rng = enemy_rng  # its own draws: streams without enemy touches stay as they were
         self.observe = observe
         self.truth_state = rules.new_game(game)
         self.check = rules.new_game(game)  # the committed moves, checked one by one
@@ -369,6 +373,25 @@ class Player:
         self.result.log.append(f"{self.t:.2f} press {player or 'shared'}")
         self.handle(self.board.press(player, self.t))
 
+    def _enemy_cell(self, state: rules.GameState, player: str, avoid: set[str]) -> str | None:
+        """An enemy piece to touch, most often one another turn of ``player`` would take
+        (the touch then looks like the start of that turn)."""
+        rng = self.enemy_rng
+        enemy = sorted(c for c, p in self.hands.stacks.items()
+                       if p and not p[-1].startswith(player) and c not in avoid)
+        if not enemy:
+            return None
+        if rng.random() < 0.7:
+            taken = set()
+            for turn in every_turn(state, rng):
+                seq = state.clone()
+                decisions.push(seq, turn)
+                after = seq.physical()
+                taken |= {c for c in enemy if after.get(c, ())[-1:] != (self.hands.stacks[c][-1],)}
+            if taken:
+                return rng.choice(sorted(taken))
+        return rng.choice(enemy)
+
     def _any_cell(self, avoid: set[str] = frozenset()) -> str | None:
         full = sorted(c for c, p in self.hands.stacks.items() if p and c not in avoid)
         return self.rng.choice(full) if full else None
@@ -429,19 +452,30 @@ class Player:
         # While holding a piece, a player straightens only their own pieces (an enemy
         # piece lifted then could as well be a capture).
         own = {c for c, p in self.hands.stacks.items() if p and p[-1].startswith(player)}
+        erng = self.enemy_rng
+        enemy_at = erng.randrange(1, len(ops)) \
+            if len(ops) > 1 and erng.random() < mix.touch_enemy else None
         self.doing = text
         for i, (op, cell, piece) in enumerate(ops):
             if self.result.off:
                 return cells
             if i == mid:
                 self.touch(self._any_cell(avoid=cells | (set(self.hands.stacks) - own)))
+            if i == enemy_at and self.hands.hand:
+                self.touch(self._enemy_cell(state, player, own | cells))
             if op == "lift":
                 self.lift(cell)
             else:
                 self.place(cell, piece)
-        self.hands.hand.clear()  # taken pieces and returned stones go off the board
         before = state.physical()
         decisions.push(state, move)
+        after = state.physical()
+        for cell in sorted(self.hands.stacks):
+            # A piece that leaves the game (onto a Telec drop pad) is taken off the board.
+            while not self.result.off and \
+                    len(self.hands.stacks[cell]) > len(after.get(cell, ())):
+                self.lift(cell)
+        self.hands.hand.clear()  # taken pieces and returned stones go off the board
         stacks = {c: tuple(p) for c, p in self.hands.stacks.items() if p}
         if not self.result.off and stacks != state.physical():
             raise AssertionError(f"the simulated hands left {stacks}, not {state.physical()}")
@@ -465,7 +499,8 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
     mix = mix or Mix()
     result = Result(game, layout, seed)
     board = TrackerBoard(rules.new_game(game), layout)
-    player = Player(board, game, rng, mix, result, board.observe)
+    player = Player(board, game, rng, mix, result, board.observe,
+                    random.Random(f"{game}/{layout}/{seed}/enemy"))
     state = player.truth_state
     last: set[str] = set()
     freed: set[str] = set()

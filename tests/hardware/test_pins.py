@@ -6,6 +6,8 @@ import re
 import pytest
 
 from hardware.backends import HardwareConfig, hardware_config
+from hardware.base import Press
+from hardware.buttons import button_pins
 from hardware.pins import pin_fault
 from sensorboard.cli import main
 
@@ -17,6 +19,10 @@ PLAN = dict(row_pins=(5, 6, 13), col_pins=(17, 27, 22), buttons={"clock": 21},
     ({"col_pins": (17, 27, 5)}, "GPIO5 is both matrix row 1 and matrix column 3"),
     ({"led_pin": "D13"}, "GPIO13 is both the LED data pin (D13) and matrix row 3"),
     ({"buttons": {"clock": 18}}, "GPIO18 is both the LED data pin (D18) and the clock button"),
+    ({"buttons": {Press("clock", "red"): 20, Press("clock", "blue"): 18}},
+     "GPIO18 is both the LED data pin (D18) and the blue clock button"),
+    ({"buttons": {"hint": 20, Press("clock", "red"): 20}},
+     "GPIO20 is both the hint button and the red clock button"),
     ({"led_pin": "D10", "col_pins": (17, 11, 22)}, "GPIO11 is both SPI0 SCLK"),
     ({"col_pins": (17, 2, 22)}, "GPIO2 (matrix column 2) has a 1.8 kOhm pull-up"),
     ({"row_pins": (5, 3, 13), "scan": "per-pin"}, "GPIO3 (matrix row 2) has a 1.8 kOhm"),
@@ -38,7 +44,7 @@ def test_every_shipped_layout_has_a_sound_pin_plan():
     for path in shipped_layouts().values():
         layout = load_layout(path)
         assert pin_fault(row_pins=layout.row_pins, col_pins=layout.col_pins,
-                         buttons=layout.buttons, led_pin=layout.led_pin,
+                         buttons=button_pins(layout), led_pin=layout.led_pin,
                          diodes=layout.diodes, scan="auto") is None, path
 
 
@@ -94,3 +100,13 @@ def test_cli_refuses_a_bad_hardware_table(tmp_path, capsys):
 def test_cli_refuses_bad_led_settings(tmp_path, capsys, table, message):
     err = run_with(tmp_path, capsys, config_text=f"[hardware]\n{table}\n")
     assert message in err
+
+
+def test_cli_refuses_a_clock_button_per_player_on_the_led_pin(tmp_path, capsys):
+    from boards.layout import layout_for_game
+
+    text = open(layout_for_game("tessella").path).read().replace(
+        "[buttons]\nclock = 21", "[buttons.clock]\nclear = 21\ndark = 18")
+    assert "[buttons.clock]" in text
+    err = run_with(tmp_path, capsys, layout_text=text)
+    assert "board.toml: GPIO18 is both the LED data pin (D18) and the dark clock button" in err

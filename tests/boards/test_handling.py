@@ -1,0 +1,125 @@
+"""Ordinary handling the truth-checked streams found wrong, one hand-made case each: an enemy
+piece touched while the mover holds their own, a touch that the next player's turn could
+also explain, a capture begun with the shooter."""
+
+import rules
+from boards.hints import plan
+from boards.tracker import Committed, Prompt, Tracker
+
+from .test_clock import moves
+
+# Clear to move; the shooter on c3 may capture a3 or ab45, or step to b3, c2, ...
+TESSELLA = ["e4-de45", "a4-ab45", "de45-e4", "d5-cd45", "b1-a1", "c5-d5", "d1-d2", "a2-ab23",
+            "c1-c2", "a3-b3", "d2-cd23", "b5-c5", "c2-c3", "b3-bc23", "e3-d3", "ab23-a3"]
+
+
+def shooter_position():
+    state = rules.new_game("tessella")
+    for m in TESSELLA:
+        state.push_str(m)
+    return state
+
+
+def feed(tracker, changes, t=0.0):
+    out = []
+    for k, (cell, value) in enumerate(changes):
+        out += tracker.change(cell, value, t + k)
+    return out
+
+
+def test_enemy_touched_while_holding_the_shooter_then_a_plain_move_is_the_plain_move():
+    tracker = Tracker(shooter_position())
+    assert feed(tracker, [("c3", False), ("a3", False), ("a3", True)]) == []
+    assert moves(tracker.change("b3", True, 5.0)) == ["c3-b3"]
+
+
+def test_enemy_touched_then_another_captured_is_asked_never_the_first_committed():
+    """c3 lifted, a3 touched, ab45 lifted and the shooter put there: exactly what c3xa3
+    followed by dark touching ab45 would show. Nothing is committed at ab45's lift (the
+    first capture used to be), and the question offers both."""
+    tracker = Tracker(shooter_position())
+    out = feed(tracker, [("c3", False), ("a3", False), ("a3", True), ("ab45", False),
+                         ("ab45", True)])
+    assert not moves(out)
+    assert tracker.press("clock", 9.0, "clear") == [
+        Prompt(9.0, ["c3xa3", "c3xab45", "none"])]
+    assert moves(tracker.choose("c3xab45", 10.0)) == ["c3xab45"]
+
+
+def test_capture_begun_with_the_shooter_waits_and_commits_before_the_next_turn():
+    """Shooter c3 lifted, a3 lifted, a piece put on a3: the capture, or the shooter still in
+    hand after a3 was touched. It waits (the LEDs show c3 lifted with where it may go, no
+    error); dark's next move commits it first, then dark's move; nothing is lost."""
+    tracker = Tracker(shooter_position())
+    assert feed(tracker, [("c3", False), ("a3", False), ("a3", True)]) == []
+    assert [c.text for c in tracker.pending] == ["c3xa3"]
+    frame = plan(tracker, 3.0)
+    assert frame["c3"] == "lifted" and "wrong" not in frame.values()
+    assert tracker.tick(9.0) == []  # no error: a turn is under way
+    out = feed(tracker, [("d5", False), ("e5", True)], 10.0)
+    assert [(e.player, e.move) for e in out if isinstance(e, Committed)] == [
+        ("clear", "c3xa3"), ("dark", "d5-e5")]
+
+
+def teblo_pawns():
+    """Yellow's pawn on a2 beside its own block b2; red's pawn on l11 beside its own block
+    k11. On reed switches a step onto an own block shows only the lift."""
+    state = rules.new_game("teblo")
+    for m in ["+b2", "+k11", "a1-a2", "l12-l11"]:
+        state.push_str(m)
+    return state
+
+
+def test_enemy_pawn_touched_while_holding_ones_own_asks_then_a_touch_changes_nothing():
+    """Yellow lifts a2 (a2-b2 would now be complete) and touches red's pawn: exactly what
+    a2-b2, then red's l11-k11, then yellow's block on l11 would show. It asks; ``none``
+    (it was a touch) and yellow's pawn put on a3 commit a2-a3."""
+    tracker = Tracker(teblo_pawns())
+    assert feed(tracker, [("a2", False), ("l11", False)]) == []
+    assert tracker.tick(5.0) == []  # red's pawn in hand is no error: its turn may be under way
+    assert tracker.change("l11", True, 6.0) == [Prompt(6.0, ["a2-b2", "none"])]
+    assert tracker.choose("none", 7.0) == []
+    assert moves(tracker.change("a3", True, 8.0)) == ["a2-a3"]
+
+
+def test_the_same_touch_answered_as_three_turns_replays_them_in_order():
+    tracker = Tracker(teblo_pawns())
+    feed(tracker, [("a2", False), ("l11", False), ("l11", True)])
+    assert tracker.choose("a2-b2", 7.0) == [
+        Committed(7.0, 5, "yellow", "a2-b2"), Prompt(7.0, ["l11-k11", "none"])]
+    assert moves(tracker.choose("l11-k11", 8.0)) == ["l11-k11", "+l11"]
+
+
+def test_a_turn_asked_late_replays_the_next_players_turns_after_the_answer():
+    """Yellow's pawn leaves a2 (a2-a3 and a2-b2, onto own blocks, look the same), red's pawn
+    leaves l11 (onto its own block k11: only the lift shows), then a yellow block on g3.
+    Which step yellow made is asked; after the answer red's step and yellow's block follow
+    (found by ``bench/truth.py --first 4000000 --plies 60``, seed 4000118, where the
+    board stopped following the game)."""
+    state = rules.new_game("teblo")
+    for m in ["+a3", "+k11", "+b2", "l12-l11", "a1-a2", "+e5"]:
+        state.push_str(m)
+    tracker = Tracker(state)
+    assert feed(tracker, [("a2", False), ("l11", False)]) == []
+    assert tracker.change("g3", True, 3.0) == [Prompt(3.0, ["a2-a3", "a2-b2", "none"])]
+    assert moves(tracker.choose("a2-b2", 4.0)) == ["a2-b2", "l11-k11", "+g3"]
+
+
+def test_a_piece_on_the_drop_pad_is_this_turns_not_the_next_before_anything_left():
+    """Telec with the drop sensor: red lifts a3 (a3-a2 onto its own pyramid would be
+    complete) and the piece appears on the Center Zone's pad. It is a3-cz under way, not
+    a3-a2 and blue stepping into cz before its piece left d3: nothing is committed, and
+    the question the clock asks offers a3-cz (found by the generic streams, telec seed
+    10006)."""
+    from boards.layout import load_layout, shipped_layouts
+    from boards.sensing import observer
+
+    state = rules.from_position(
+        "telec", "a2=r3,a3=r2,d3=b4 blue:11223345566:0 red:1124455663:0 red turn")
+    layout = load_layout(shipped_layouts()["telec"])
+    tracker = Tracker(state, observe=observer(layout),
+                      blind=frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys())
+    assert feed(tracker, [("a3", False), ("cz", True), ("cz", False)]) == []
+    [prompt] = tracker.press("clock", 5.0, "red")
+    assert "a3-cz" in prompt.options
+    assert moves(tracker.choose("a3-cz", 6.0)) == ["a3-cz"]
