@@ -76,15 +76,17 @@ def plan(tracker: Tracker, now: float) -> dict[str, str]:
     rolled = tracker.roll_cells()
     if rolled:
         return {cell: "roll" for cell in rolled}
+    # The pieces that could take the mover's Prime (Tesulda), while it is in danger.
+    danger = {cell: "attacker" for cell in tracker.danger()}
     if tracker.differing:
         frame = {cell: "lifted" for cell in tracker.lifted()}
         frame.update(tracker.targets())
-        return frame
+        return danger | frame
     if tracker.last_commit is not None:
         cand, t = tracker.last_commit
         if now - t < LAST_MOVE_SECONDS:
-            return {cell: "last" for cell in cand.final}
-    return {}
+            return danger | {cell: "last" for cell in cand.final}
+    return danger
 
 
 def next_change(tracker: Tracker, now: float) -> float | None:

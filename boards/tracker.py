@@ -182,6 +182,7 @@ class Tracker:
         self._after_declining: tuple[int, Tracker | None] | None = None
         self.questioned = False  # a question was asked this turn
         self.pending_since = 0  # the scan after which the turn waiting was done
+        self._danger: list[str] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
 
@@ -818,6 +819,13 @@ class Tracker:
                 return before[:k], before[k:]
         return (*before, "?"), ()
 
+    def danger(self) -> list[str]:
+        """The pieces threatening one the side to move must protect (a Tesulda Prime in
+        danger), worked out once a turn."""
+        if self._danger is None:
+            self._danger = [] if self.state.outcome() else self.state.danger_cells()
+        return self._danger
+
     def lifted(self) -> list[str]:
         """Cells whose pieces (some of them) are in hand."""
         return sorted(c for c in self.differing if self.current[c] in self._in_hand_allowed(c))
@@ -827,7 +835,7 @@ class Tracker:
         "capture" (a piece there may be replaced) or "lift" (a piece there may leave)."""
         if not self.differing:
             return {}
-        rank = {"lift": 0, "move": 1, "capture": 2}
+        rank = {"lift": 0, "dodge": 1, "move": 2, "capture": 3}
         out: dict[str, str] = {}
         alive = self._alive
         for cand in [c for c in alive if self._forward(c)] or alive:
@@ -835,6 +843,8 @@ class Tracker:
                 common = common_prefix(b, a)
                 replaced = len(common) < len(b) and self.observe(common) not in self.seen[cell]
                 kind = "capture" if a and replaced else "move" if a else "lift"
+                if kind == "move" and cand.detour:
+                    kind = "dodge"  # only by a Dodger's second leg
                 if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
                     out[cell] = kind
             if self.lifted():

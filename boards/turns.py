@@ -45,6 +45,7 @@ class Candidate:
     # Cells without a sensor the turn puts a piece on (a Telec Center Zone without its drop
     # sensor): nothing there can be seen, but the LEDs may still show the way.
     unseen: tuple[str, ...] = ()
+    detour: bool = False  # it gets there only by turning partway (a Dodger's second leg)
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -139,7 +140,8 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
     stock = sum((came - left).values())
     return Candidate(move, decisions.text(state, move), before, after, allowed, final, lift,
                      silent, passing, tuple(gives), takes, stock, tuple(steps),
-                     _first_steps(before, steps), waypoints=frozenset(stops), unseen=unseen)
+                     _first_steps(before, steps), waypoints=frozenset(stops), unseen=unseen,
+                     detour=state.detour(decisions.decisions(move)[0]))
 
 
 def unseen(state: rules.GameState, move: Hashable, blind: frozenset) -> tuple[str, ...]:

@@ -144,6 +144,16 @@ class GameState(ABC):
         again (a Tesulda Dodger between its two legs); ``[]`` where there are none."""
         return []
 
+    def detour(self, move: Hashable) -> bool:
+        """Whether ``move`` gets where it goes only by turning partway (a Tesulda Dodger's
+        second leg): the LEDs show such a target in a role of its own."""
+        return False
+
+    def danger_cells(self) -> list[str]:
+        """The pieces threatening one the rules protect, for the side to move (Tesulda:
+        the enemy figures that could take the mover's Prime); the LEDs show them."""
+        return []
+
     def exposed_by(self, frm: str, to: str) -> list[str]:
         """A piece moved from ``frm`` to ``to`` as the pieces move, but leaving a piece the
         rules protect open to capture (Tesulda's Prime, D-9): the cells of the pieces that

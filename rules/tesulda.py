@@ -267,12 +267,8 @@ def can_reach(board: list, frm: int, fig: Figure, target: int) -> bool:
     if minion and _zone_distance(fig.owner, ty) >= _zone_distance(fig.owner, fy):
         return False
     ratings = (straight, diagonal)
-    one = _leg(dx, dy)
-    if one is not None:
-        d, n, kind = one
-        r = ratings[kind]
-        if (n == r if jumper else n <= r) and (jumper or _clear(board, frm, d, n)):
-            return True
+    if _one_leg(board, frm, fig, target):
+        return True
     if not dodger or not straight or not diagonal:
         return False
     if max(abs(dx), abs(dy)) > straight + diagonal:
@@ -300,6 +296,18 @@ def _turns(board: list, frm: int, target: int, ratings: tuple[int, int], jumper:
                         yield corner
                 elif n2 <= ratings[1 - kind] and _clear(board, corner, d2, n2):
                     yield corner
+
+
+def _one_leg(board: list, frm: int, fig: Figure, target: int) -> bool:
+    """Whether ``target`` is one leg away from ``frm`` for the figure (D-5; D-6 not
+    applied)."""
+    straight, diagonal, jumper, _, _ = traits(fig)
+    one = _leg(target % SIZE - frm % SIZE, target // SIZE - frm // SIZE)
+    if one is None:
+        return False
+    d, n, kind = one
+    r = (straight, diagonal)[kind]
+    return (n == r if jumper else n <= r) and (jumper or _clear(board, frm, d, n))
 
 
 def corners(board: list, frm: int, fig: Figure, target: int) -> list[int]:
@@ -483,6 +491,18 @@ class TesuldaState(GameState):
                            and can_reach(b, k, f, c)}, key=_INDEX.get)
         finally:
             b[i], b[j] = fig, victim
+
+    def detour(self, move: Move) -> bool:
+        """Whether the move reaches its square only by a Dodger's second leg (D-5)."""
+        if move.kind != "move" or self._phase != MOVE:
+            return False
+        i, j = _INDEX[move.frm], _INDEX[move.to]
+        fig = self._board[i]
+        return fig is not None and not _one_leg(self._board, i, fig, j)
+
+    def danger_cells(self) -> list[str]:
+        """The enemy figures that could take the mover's Prime (D-9), at a turn start."""
+        return self.hint_cells() if self._phase == MOVE else []
 
     def waypoints(self, move: Move) -> list[str]:
         """Where the figure may be set down partway through the move ``move``: the corners

@@ -279,7 +279,8 @@ def test_D5_paths_blocked_jumper_full_rating_and_dodger_legs():
 
 def test_D5_waypoints_are_the_empty_corners_of_dodger_paths_as_the_naive_paths_give():
     """Where a Dodger may be set down between its legs: the corner of every legal
-    two-leg path (naive paths) to the move's end that is empty and not the end."""
+    two-leg path (naive paths) to the move's end that is empty and not the end; a move
+    is a detour when no one-leg path gets there."""
     rng = random.Random(4)
     checked = 0
     for text in [f for f in LEGAL_FIGURES if "z" in f]:
@@ -291,7 +292,7 @@ def test_D5_waypoints_are_the_empty_corners_of_dodger_paths_as_the_naive_paths_g
         side, base, pieces = board[mine]
         jumper = pieces["diamond"] > 0
         for move in state.legal_moves():
-            want = set()
+            want, one_leg = set(), False
             for path in naive.paths(mine, base, pieces):
                 if path[-1] != move.to or not jumper and any(sq in board for sq in path[:-1]):
                     continue
@@ -301,7 +302,9 @@ def test_D5_waypoints_are_the_empty_corners_of_dodger_paths_as_the_naive_paths_g
                 turns = [k for k in range(1, len(path)) if straight[k] != straight[0]]
                 if turns and path[turns[0] - 1] not in board:
                     want.add(path[turns[0] - 1])
+                one_leg = one_leg or not turns
             assert set(state.waypoints(move)) == want, (text, state, move)
+            assert state.detour(move) == (not one_leg), (text, state, move)
             checked += bool(want)
     assert checked > 100
     no_dodger = position("d4=Sss", "")
@@ -388,6 +391,9 @@ def test_D9_a_move_exposing_the_prime_names_the_attackers():
     assert pinned.exposed_by("e4", "e5") == []  # legal: nothing to name
     assert pinned.exposed_by("e4", "a8") == []  # not a move the figure can make
     assert pinned.exposed_by("e8", "e5") == []  # not the mover's figure
+    assert pinned.danger_cells() == []  # e4 shields the Prime
+    check = position("e1=Skc,c1=Ssh", "e8=Ssssh")
+    assert check.danger_cells() == ["e8"]
 
 
 def test_D10_prime_captured_checkmate_and_tie():
