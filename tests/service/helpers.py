@@ -57,8 +57,9 @@ def with_turn(game, line, state, move, rng, step=0.3):
 
 def prompts_seen(state, layout, events, **kw):
     """Carry out demo script ``events`` on a simulated board from ``state``; returns each
-    prompt the board gave with the state's legal decisions (notations) at that moment and
-    the position text (``state.position_str()``) then."""
+    prompt the board gave with the state's legal decisions (notations) at that moment, the
+    position text (``state.position_str()``) then, and whether ``none`` may also answer
+    "no turn was made" (``tracker.no_turn``)."""
     from hardware.clock import VirtualClock
     from sensorboard import demo
     from sensorboard.replay import VirtualRun
@@ -71,7 +72,8 @@ def prompts_seen(state, layout, events, **kw):
     def check(item, tracker=service.tracker):
         if item["type"] == "prompt":
             st = tracker.state
-            seen.append((item, [st.move_str(m) for m in st.legal_moves()], st.position_str()))
+            seen.append((item, [st.move_str(m) for m in st.legal_moves()], st.position_str(),
+                         tracker.no_turn))
 
     service.listeners.append(check)
     vrun = VirtualRun(service, clock, lambda item: None)

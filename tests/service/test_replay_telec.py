@@ -8,12 +8,9 @@ import pytest
 import rules
 from boards import decisions
 from boards.layout import load_layout, shipped_layouts
-from hardware.clock import VirtualClock
 from sensorboard import demo
-from sensorboard.replay import VirtualRun
-from sensorboard.service import BoardService
 
-from .helpers import ev, moves, run
+from .helpers import ev, moves, prompts_seen, run
 
 NODROP = load_layout(shipped_layouts()["telec-nodrop"])
 TELEC = load_layout(shipped_layouts()["telec"])
@@ -73,28 +70,14 @@ def test_every_prompt_offers_only_legal_decisions():
         line = None if dice == "electronic" else demo.pick_line("telec", seed, 40)
         events = demo.script("telec", line, TELEC, rng, step=0.3, pause=0.5, dice=dice,
                              seed=seed, turns=40)
-        clock = VirtualClock()
-        service = BoardService(rules.new_game("telec"), TELEC, clock=clock, backend="sim",
-                               dice=dice, seed=seed)
-
-        def check(item, tracker=service.tracker):
-            nonlocal seen
-            if item["type"] == "prompt":
-                state = tracker.state
-                legal = {state.move_str(m) for m in state.legal_moves()}
-                # ``none`` also answers "no turn was made" where the sensors cannot tell
-                # (a shared clock press, a piece touched where an entry would bump it)
-                legal |= {"none"} if tracker.no_turn else set()
-                assert item["options"] and set(item["options"]) <= legal, item
-                assert len(item["options"]) == len(set(item["options"]))
-                seen += 1
-
-        service.listeners.append(check)
-        vrun = VirtualRun(service, clock, lambda item: None)
-        for e in events:
-            vrun.scan_until(e["t"])
-            demo.apply(service, e)
-        vrun.settle()
+        for item, legal, _, no_turn in prompts_seen(rules.new_game("telec"), TELEC, events,
+                                                    dice=dice, seed=seed):
+            # ``none`` also answers "no turn was made" where the sensors cannot tell
+            # (a shared clock press, a piece touched where an entry would bump it)
+            offered = set(legal) | ({"none"} if no_turn else set())
+            assert item["options"] and set(item["options"]) <= offered, item
+            assert len(item["options"]) == len(set(item["options"]))
+            seen += 1
     assert seen >= 20
 
 

@@ -89,7 +89,7 @@ def test_every_prompt_offers_only_legal_decisions_one_at_a_time():
         line, _ = truth_line(seed, 40)
         events = demo.script("tesulda", line, LAYOUT, random.Random(seed), step=0.3,
                              pause=0.5, vary=True)
-        for item, legal, where in prompts_seen(rules.new_game("tesulda"), LAYOUT, events):
+        for item, legal, where, _ in prompts_seen(rules.new_game("tesulda"), LAYOUT, events):
             # never a whole turn, never the move: the attack choice, or swap / draw / none
             assert " moved:" in where
             assert sorted(item["options"]) == sorted(legal), item
