@@ -39,6 +39,26 @@ def percentile(values: list[float], p: float) -> float:
 PREPARE: dict[str, list[float]] = {}  # game -> idle scans that listed the next turns
 
 
+def time_steps(service, samples: list[float], listings: list[float]) -> None:
+    """Time each of ``service``'s scans in thread CPU seconds: one that carried a debounced
+    change goes to ``samples``, one that listed the next position's turns to ``listings``."""
+    step = service.step
+
+    def timed_step():
+        before = len(service.debouncer.pending())
+        listing = not service.tracker.prepared
+        t0 = time.thread_time_ns()
+        out = step()
+        dt = time.thread_time_ns() - t0
+        if before and len(service.debouncer.pending()) < before:
+            samples.append(dt / 1e9)
+        elif listing and service.tracker.prepared:
+            listings.append(dt / 1e9)
+        return out
+
+    service.step = timed_step
+
+
 def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
     """Thread CPU seconds of each scan that carried a debounced change."""
     import json
@@ -62,21 +82,7 @@ def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
         parsed = parse_events([json.dumps(e) for e in events], "bench", start.GEOMETRY.names)
         clock = VirtualClock()
         service = BoardService(start, layout_for_game(game), clock=clock, backend="sim")
-        step = service.step
-
-        def timed_step(step=step, service=service):
-            before = len(service.debouncer.pending())
-            listing = not service.tracker.prepared
-            t0 = time.thread_time_ns()
-            out = step()
-            dt = time.thread_time_ns() - t0
-            if before and len(service.debouncer.pending()) < before:
-                samples.append(dt / 1e9)
-            elif listing and service.tracker.prepared:
-                PREPARE[game].append(dt / 1e9)
-            return out
-
-        service.step = timed_step
+        time_steps(service, samples, PREPARE[game])
         run = VirtualRun(service, clock, lambda item: None)
         for ev in parsed:
             run.scan_until(ev.t)

@@ -30,6 +30,7 @@ from pipeline import (  # noqa: E402
     change_to_frame,
     chess_plies_per_second,
     percentile,
+    time_steps,
 )
 
 import rules  # noqa: E402
@@ -75,21 +76,7 @@ def telec_change_to_frame(games: int = 12, turns: int = 40) -> list[float]:
                              pause=0.5, slip=False)
         clock = VirtualClock()
         service = BoardService(rules.new_game("telec"), layout, clock=clock, backend="sim")
-        step = service.step
-
-        def timed_step(step=step, service=service):
-            before = len(service.debouncer.pending())
-            listing = not service.tracker.prepared
-            t0 = time.thread_time_ns()
-            out = step()
-            dt = time.thread_time_ns() - t0
-            if before and len(service.debouncer.pending()) < before:
-                samples.append(dt / 1e9)
-            elif listing and service.tracker.prepared:
-                PREPARE["telec"].append(dt / 1e9)
-            return out
-
-        service.step = timed_step
+        time_steps(service, samples, PREPARE["telec"])
         run = VirtualRun(service, clock, lambda item: None)
         for e in events:
             run.scan_until(e["t"])
