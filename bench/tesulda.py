@@ -9,14 +9,16 @@ Prints markdown table rows (date, machine, measure, value):
 
 ``--agree`` instead checks the set of distinct turn results against the naive
 implementation on every turn start of 100 seeded random games (the first 12 turns of
-each; --turns for more), the run
-``make test`` only samples.
+each; ``--turns 1000`` for complete games; ``--jobs 2`` shares the games between two
+processes), the run ``make test`` only samples.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import functools
+import multiprocessing
 import os
 import platform
 import random
@@ -31,7 +33,7 @@ from pipeline import chess_plies_per_second  # noqa: E402
 
 from rules import tesulda  # noqa: E402
 from tests.rules import tesulda_naive as naive  # noqa: E402
-from tests.rules.test_tesulda import random_positions  # noqa: E402
+from tests.rules.test_tesulda import random_game  # noqa: E402
 
 
 def playouts(seconds: float, seed: int = 1) -> tuple[float, float, int]:
@@ -88,22 +90,34 @@ def time_legal(texts: list[str], repeat: int = 3) -> tuple[float, float]:
     return best / len(states) * 1e6, count
 
 
-def agree(games: int, turns: int) -> None:
+def agree_game(game: int, turns: int) -> tuple[int, int, str | None]:
+    """(game, turn starts checked, the position where the turn results differ or None)."""
     checked = 0
-    start = time.perf_counter()
-    for game, state in random_positions(games=games, turns=turns, seed=0):
-        fast = naive.fast_turn_results(state)
-        slow = naive.turn_results(state)
-        if fast != slow:
-            print(f"game {game}: the turn results differ at {state.position_str()}")
-            sys.exit(1)
+    for state in random_game(game, turns, seed=0):
+        if naive.fast_turn_results(state) != naive.turn_results(state):
+            return game, checked, state.position_str()
         checked += 1
-        if checked % 200 == 0:
-            print(f"... {checked} positions, game {game}, "
-                  f"{time.perf_counter() - start:.0f} s", flush=True)
+    return game, checked, None
+
+
+def agree(games: int, turns: int, jobs: int = 1) -> None:
+    """Every turn start of games 0..games-1 (seed 0, as ``random_positions``), the games
+    shared among ``jobs`` processes."""
+    checked = done = 0
+    start = time.perf_counter()
+    with multiprocessing.Pool(jobs) as pool:
+        for game, count, differ in pool.imap_unordered(
+                functools.partial(agree_game, turns=turns), range(games)):
+            if differ is not None:
+                print(f"game {game}: the turn results differ at {differ}", flush=True)
+                sys.exit(1)
+            checked += count
+            done += 1
+            print(f"... game {game}: {count} turn starts agree; {done} games, {checked} "
+                  f"positions, {time.perf_counter() - start:.0f} s", flush=True)
     print(f"turn results agree with the naive implementation on all {checked} turn starts "
           f"of {games} seeded games ({turns} turns each at most), "
-          f"{time.perf_counter() - start:.0f} s")
+          f"{time.perf_counter() - start:.0f} s with {jobs} process(es)")
 
 
 def main() -> None:
@@ -114,9 +128,11 @@ def main() -> None:
                         help="run the agreement check on 100 games instead")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--turns", type=int, default=12)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes for --agree (the games are shared among them)")
     args = parser.parse_args()
     if args.agree:
-        agree(args.games, args.turns)
+        agree(args.games, args.turns, args.jobs)
         return
     starts, after_move = mid_game(args.positions)
     at_start, n_start = time_legal(starts)

@@ -48,15 +48,21 @@ def ends(state, cell: str) -> set[str]:
 def random_positions(games: int, turns: int, seed: int = 0):
     """Turn starts of seeded random games (the first ``turns`` turns of each)."""
     for game in range(games):
-        rng = random.Random(seed * 1000 + game)
-        state = tesulda.new_game()
-        for _turn in range(turns):
-            if state.outcome() is not None:
-                break
+        for state in random_game(game, turns, seed):
             yield game, state
-            me = state.to_move
-            while state.to_move == me and state.legal_moves():
-                state.push(rng.choice(state.legal_moves()))
+
+
+def random_game(game: int, turns: int, seed: int = 0):
+    """The turn starts of game number ``game`` of ``random_positions``."""
+    rng = random.Random(seed * 1000 + game)
+    state = tesulda.new_game()
+    for _turn in range(turns):
+        if state.outcome() is not None:
+            break
+        yield state
+        me = state.to_move
+        while state.to_move == me and state.legal_moves():
+            state.push(rng.choice(state.legal_moves()))
 
 
 # -- (a) against the naive implementation --------------------------------------------------

@@ -10,6 +10,7 @@ mover's Prime out of every enemy path (D-9).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from itertools import combinations_with_replacement
 
 FILES = "abcdefghij"
@@ -18,14 +19,16 @@ ORTHOGONAL = [(0, 1), (0, -1), (1, 0), (-1, 0)]
 DIAGONALS = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
 
 
+NAMES = {(x, y): f"{FILES[x]}{y + 1}" for x in range(10) for y in range(10)}
+XY = {name: xy for xy, name in NAMES.items()}
+
+
 def square(x: int, y: int) -> str | None:
-    if 0 <= x < 10 and 0 <= y < 10:
-        return f"{FILES[x]}{y + 1}"
-    return None
+    return NAMES.get((x, y))
 
 
 def xy(cell: str) -> tuple[int, int]:
-    return FILES.index(cell[0]), int(cell[1:]) - 1
+    return XY[cell]
 
 
 def snapshot(state) -> tuple[dict, Counter]:
@@ -61,12 +64,20 @@ def enemy_zone_distance(side: str, cell: str) -> int:
     return 0 if rank <= 2 else rank - 2
 
 
-def paths(cell: str, base: str, pieces: Counter):
-    """Every path (list of squares after the start) the movement rules could allow,
-    before looking at what stands on the board."""
+def paths(cell: str, base: str, pieces: Counter) -> tuple[tuple[str, ...], ...]:
+    """Every path (the squares after the start) the movement rules could allow, before
+    looking at what stands on the board."""
     straight, diagonal = ratings(base, pieces)
-    jumper = pieces["diamond"] > 0
-    dodger = pieces["trapezoid"] > 0
+    return paths_on_empty_board(cell, straight, diagonal, pieces["diamond"] > 0,
+                                pieces["trapezoid"] > 0)
+
+
+@cache
+def paths_on_empty_board(cell: str, straight: int, diagonal: int, jumper: bool,
+                         dodger: bool) -> tuple[tuple[str, ...], ...]:
+    """``paths`` by ratings and traits (they depend on nothing else, so each is worked out
+    once)."""
+    out = []
     x, y = xy(cell)
     legs = [(ORTHOGONAL, straight, DIAGONALS, diagonal),
             (DIAGONALS, diagonal, ORTHOGONAL, straight)]
@@ -76,10 +87,10 @@ def paths(cell: str, base: str, pieces: Counter):
             for a in lengths:
                 if a == 0:
                     continue
-                leg = [square(x + dx * k, y + dy * k) for k in range(1, a + 1)]
+                leg = tuple(square(x + dx * k, y + dy * k) for k in range(1, a + 1))
                 if None in leg:
                     continue
-                yield leg
+                out.append(leg)
                 if not dodger:
                     continue
                 cx, cy = xy(leg[-1])
@@ -88,29 +99,31 @@ def paths(cell: str, base: str, pieces: Counter):
                     for b in seconds:
                         if b == 0:
                             continue
-                        leg2 = [square(cx + ex * k, cy + ey * k) for k in range(1, b + 1)]
+                        leg2 = tuple(square(cx + ex * k, cy + ey * k) for k in range(1, b + 1))
                         if None not in leg2:
-                            yield leg + leg2
+                            out.append(leg + leg2)
+    return tuple(out)
+
+
+def allowed(board: dict, cell: str, path: tuple[str, ...]) -> bool:
+    """Whether the figure on ``cell`` may move along ``path`` (D-5, D-5a, D-6)."""
+    side, base, pieces = board[cell]
+    end = path[-1]
+    if end == cell:
+        return False
+    if not pieces["diamond"] and any(sq in board and sq != cell for sq in path[:-1]):
+        return False
+    if end in board and board[end][0] == side:
+        return False
+    minion = base == "triangle" and weight(pieces) <= 2
+    return not (minion
+                and enemy_zone_distance(side, end) >= enemy_zone_distance(side, cell))
 
 
 def reach(board: dict, cell: str) -> set[str]:
-    """Where the figure on ``cell`` may end a move (D-5, D-5a, D-6)."""
-    side, base, pieces = board[cell]
-    jumper = pieces["diamond"] > 0
-    minion = base == "triangle" and weight(pieces) <= 2
-    out = set()
-    for path in paths(cell, base, pieces):
-        end = path[-1]
-        if end == cell:
-            continue
-        if not jumper and any(sq in board and sq != cell for sq in path[:-1]):
-            continue
-        if end in board and board[end][0] == side:
-            continue
-        if minion and enemy_zone_distance(side, end) >= enemy_zone_distance(side, cell):
-            continue
-        out.add(end)
-    return out
+    """Where the figure on ``cell`` may end a move."""
+    _side, base, pieces = board[cell]
+    return {path[-1] for path in paths(cell, base, pieces) if allowed(board, cell, path)}
 
 
 def attacked(board: dict, target: str, by: str) -> bool:
@@ -122,7 +135,8 @@ def attacked(board: dict, target: str, by: str) -> bool:
         straight, diagonal = ratings(base, pieces)
         if max(abs(x - tx), abs(y - ty)) > straight + diagonal:
             continue  # no path is longer than both ratings together
-        if target in reach(board, cell):
+        if any(path[-1] == target and allowed(board, cell, path)
+               for path in paths(cell, base, pieces)):
             return True
     return False
 
@@ -183,17 +197,25 @@ def draws(board: dict, pool: Counter, moved: str) -> list[tuple[dict, Counter]]:
     return out
 
 
-def key(board: dict, pool: Counter):
-    return (frozenset((cell, f"{side}-{base}", tuple(sorted(p.elements())))
-                      for cell, (side, base, p) in board.items()),
-            tuple(sorted(pool.elements())))
+def key(board: dict, pool: Counter, start: dict):
+    """A turn's end as what differs from the turn's ``start``: each cell whose figure
+    changed with what it holds now (None when emptied), and the pool. Two ends of turns
+    from the same start are the same position exactly when their keys are equal."""
+    changed = frozenset(
+        (cell, None if board.get(cell) is None else
+         (f"{board[cell][0]}-{board[cell][1]}", tuple(sorted(board[cell][2].elements()))))
+        for cell in board.keys() | start.keys() if board.get(cell) != start.get(cell))
+    return changed, tuple(sorted(pool.elements()))
 
 
-def physical_key(state):
-    """``key`` of a state, read straight from ``physical()`` and ``pool()``."""
-    return (frozenset((cell, base, tuple(sorted(pieces)))
-                      for cell, (base, *pieces) in state.physical().items()),
-            tuple(sorted(state.pool())))
+def physical_key(physical: dict, pool: list, start: dict):
+    """``key`` read straight from ``physical()`` and ``pool()``, against the turn's start
+    ``start`` (its ``physical()``)."""
+    changed = frozenset(
+        (cell, None if physical.get(cell) is None else
+         (physical[cell][0], tuple(sorted(physical[cell][1:]))))
+        for cell in physical.keys() | start.keys() if physical.get(cell) != start.get(cell))
+    return changed, tuple(sorted(pool))
 
 
 def turn_results(state) -> set:
@@ -209,7 +231,7 @@ def turn_results(state) -> set:
             after[to] = after.pop(frm)
             if victim and victim[2]["crown"] and not any(
                     f[0] == them and f[2]["crown"] for f in after.values()):
-                results.add(key(after, pool))  # the enemy's last crown: the game is over
+                results.add(key(after, pool, board))  # the enemy's last crown: the game is over
                 continue
             starts = [(after, pool)]
             if victim:
@@ -241,19 +263,20 @@ def turn_results(state) -> set:
                     ends.extend((b2, p1) for b2 in swaps(b1, to))
                 for b, p in ends:
                     if prime_safe(b):
-                        results.add(key(b, p))
+                        results.add(key(b, p, board))
     return results
 
 
 def fast_turn_results(state) -> set:
     """The same set from the rules module: every decision sequence until the turn ends."""
     me = state.to_move
+    start = state.physical()
     out = set()
 
     def walk():
         moves = state.legal_moves() if state.to_move == me else []
         if not moves:
-            out.add(physical_key(state))
+            out.add(physical_key(state.physical(), state.pool(), start))
             return
         for m in moves:
             state.push(m)
