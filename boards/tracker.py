@@ -550,7 +550,19 @@ class Tracker:
         return None
 
     def flush(self, t: float) -> list[Event]:
-        """Nothing more will happen: commit a turn that is complete (input has ended)."""
+        """Nothing more will happen (the input has ended): commit a turn that is complete.
+        Decisions still asked after a turn's visible part (a Tesulda swap or draw) count as
+        declined, as at the next turn or the mover's clock; a question that cannot be
+        declined (which of two moves, a decision ``none`` does not answer, whether a turn
+        was made at all) stays open."""
+        events = self._flush_pending(t)
+        if self.deciding is not None and self.after_visible and not self.no_turn:
+            declined = self._decline_rest(t)
+            if declined:  # the questions just put are answered by the end of the input
+                return [e for e in events if not isinstance(e, Prompt)] + declined
+        return events
+
+    def _flush_pending(self, t: float) -> list[Event]:
         if self.either and not self.prompt:
             return self._commit_held(t) if len(self.pending) == 1 else self._ask(self.pending, t)
         pending = [c for c in self.pending if c in self._alive]

@@ -97,6 +97,14 @@ def test_entry_is_read_from_its_tile_and_its_size_asked():
     assert final["position"] == {"a1": ["blue-6"], "a5": ["red-3"]}
 
 
+def test_an_entry_size_still_asked_at_the_end_of_the_input_stays_open():
+    # a vacant tile must be entered (L-6): the size has no ``none``, so the end of the
+    # input does not decide it and the turn is not committed
+    out, final = run("telec", START[:1])
+    assert [x["type"] for x in out] == ["roll", "prompt"] and "none" not in out[1]["options"]
+    assert moves(out) == [] and final["position"] == {}
+
+
 def test_stacking_from_the_stash_and_a_forfeit_are_asked_after_the_clock():
     events = START + [ev(5.0, "lift", "a1"), ev(5.5, "place", "a2"),      # blue a1-a2
                       {"t": 7.0, "op": "press", "button": "clock"},       # red: silent

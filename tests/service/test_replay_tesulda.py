@@ -192,6 +192,33 @@ def test_the_opponent_taking_the_figure_just_moved_declines_what_is_open():
     assert final["position"]["c9"][0] == "dark-square"
 
 
+@pytest.mark.parametrize("answers, turn", [([], "c6-c9 none"),
+                                           ([choose(3.0, "draw:c")], "c6-c9 draw:c none")])
+def test_the_end_of_the_input_ends_the_turn_declining_what_is_open(answers, turn):
+    events = [ev(1.0, "lift", "c6"), ev(1.5, "place", "c9"), *answers]
+    out, final, _ = play(events, position(EXTRAS))
+    assert moves(out) == [turn] and out[-1]["type"] == "move"
+    assert final["to_move"] == "dark" and final["position"]["c9"][0] == "light-square"
+
+
+def test_the_end_of_the_input_declines_the_attack_choice():
+    events = [ev(1.0, "lift", "d4"), ev(1.5, "lift", "d7"), ev(2.0, "place", "d7")]
+    out, final, _ = play(events, position(CAPTURE))
+    assert moves(out) == ["d4xd7 none"]
+    assert final["position"]["d7"] == ["light-square", "square", "square"]
+    assert final["to_move"] == "dark"
+
+
+def test_the_end_of_the_input_leaves_open_a_question_none_does_not_answer():
+    # D-9: the Prime steps onto e3, which dark's e7 reaches; only handing its crown to a
+    # neighbour out of reach completes the turn, so the swap is asked without ``none``
+    start = "light:e1=Sks,d4=Sss,f4=Sss dark:e7=Ssss,j10=Skh pool: light"
+    out, final, _ = play([ev(1.0, "lift", "e1"), ev(1.5, "place", "e3")], position(start))
+    assert out == [{"type": "prompt", "t": pytest.approx(1.5, abs=0.05),
+                    "options": ["swap:k:e3>d4", "swap:k:e3>f4"]}]
+    assert final["to_move"] == "light"
+
+
 def test_a_figure_touched_while_asked_leaves_the_question_open():
     events = [ev(1.0, "lift", "c6"), ev(1.5, "place", "c9"), ev(2.0, "lift", "c9"),
               ev(2.3, "place", "c9"), choose(3.0, "none")]
