@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from typing import ClassVar, NamedTuple
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, SetupError
 from .geometry import Geometry
 
 #: ``state.to_move`` at a chance node (a die roll): its moves are ``chance_outcomes()``.
@@ -160,6 +160,33 @@ class GameState(ABC):
         could then take it; ``[]`` where that is not why the move is not legal, or the
         game has no such rule."""
         return []
+
+    def set_up(self, text: str) -> GameState:
+        """The start position with the setup ``text`` entered (Tesulda: each side's
+        figures, checked), before the first move; raises :class:`SetupError`. A game that
+        starts from its fixed position takes none."""
+        raise SetupError(f"{self.NAME} starts from its fixed position and takes no setup")
+
+    def pool(self) -> list[str] | None:
+        """The pieces out of play that either player may take back into it (Tesulda's
+        removed pool, D-7), by name; ``None`` where the game has no such pool."""
+        return None
+
+    def question(self) -> str:
+        """What the board asks when the decisions offered now cannot be seen on it (a
+        Tesulda attack choice); a question between whole turns asks which move."""
+        return "Which move?"
+
+    def decision_words(self, move: Hashable) -> tuple[str, tuple[str, ...]]:
+        """``move``, a decision the position offers, in words for a player (a question's
+        button) and the pieces it takes or gives, drawn beside them; the notation and no
+        pieces where the game has nothing clearer."""
+        return self.move_str(move), ()
+
+    def setup_text(self) -> str | None:
+        """The position written as the setup text :meth:`set_up` takes, for a game that
+        takes one; ``None`` where the game has none."""
+        return None
 
     def home(self) -> dict[str, int]:
         """How many pieces each player has brought out of play toward winning (Telec:

@@ -22,4 +22,13 @@ class PositionError(RulesError):
 
 
 class SetupError(PositionError):
-    """A start setup (figures entered per side) that breaks the setup rules."""
+    """A start setup (figures entered per side) that breaks the setup rules: ``errors``
+    is every fault found, one line each; the message is the first.
+
+    >>> SetupError("setup line 1: one", "setup line 2: two").errors[1]
+    'setup line 2: two'
+    """
+
+    def __init__(self, *errors: str) -> None:
+        super().__init__(*errors[:1])
+        self.errors = list(errors)

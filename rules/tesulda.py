@@ -51,7 +51,7 @@ import re
 from typing import NamedTuple
 
 from .base import GameState, Outcome
-from .errors import MoveSyntaxError, PositionError
+from .errors import MoveSyntaxError, PositionError, SetupError
 from .geometry import grid
 
 NAME = "tesulda"
@@ -125,6 +125,24 @@ class Figure(NamedTuple):
     def plain(self) -> int:
         """D-8's count for a swap: pieces other than crowns and stars."""
         return sum(self.counts) - self.counts[CROWN] - self.counts[STAR]
+
+
+def figure_words(fig: Figure) -> str:
+    """``Skh`` of dark -> "dark square base with crown, hexagon"."""
+    names = [PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)]
+    return (f"{PLAYERS[fig.owner - 1]} {BASES[fig.base]} base"
+            + (f" with {', '.join(names)}" if names else ""))
+
+
+_TWO = {"circle": "circles", "square": "squares", "diamond": "diamonds", "star": "stars",
+        "trapezoid": "trapezoids", "hexagon": "hexagons", "crown": "crowns"}
+
+
+def _names_words(names: tuple[str, ...]) -> str:
+    """("circle", "circle") -> "two circles"; ("circle", "square") -> "circle and square"."""
+    if len(names) == 2 and names[0] == names[1]:
+        return f"two {_TWO[names[0]]}"
+    return " and ".join(names)
 
 
 def pieces_str(counts: tuple[int, ...]) -> str:
@@ -438,6 +456,82 @@ class TesuldaState(GameState):
     def moved(self) -> str | None:
         """The square of the figure that moved this turn (None before the move)."""
         return CELLS[self._moved] if self._moved >= 0 else None
+
+    def set_up(self, text: str) -> TesuldaState:
+        """This start position with each side ``text`` names set up anew (D-2; see
+        :mod:`rules.tesulda_setup`), the other side as it stands; only before the first
+        move.
+
+        >>> from rules.tesulda_setup import default_setup_text
+        >>> light = default_setup_text().split("dark")[0]  # light's two lines
+        >>> swapped = light.replace("a1=Sssh", "a1=Sssz").replace("a2=Sssz", "a2=Sssh")
+        >>> state = new_game().set_up(swapped)
+        >>> str(state.figure("a1")), str(state.figure("a2")), str(state.figure("e10"))
+        ('Sssz', 'Sssh', 'Skh')
+        """
+        from .tesulda_setup import set_up_sides
+
+        if self._stack:
+            raise SetupError("setup: the game has begun; a setup is entered before the first "
+                             "move")
+        return TesuldaState(set_up_sides(self._board, text), self._turn, self._pool)
+
+    def question(self) -> str:
+        """What the board asks at the attack choice and at the swap / draw (D-7, D-8).
+
+        >>> state = from_position("light:a1=Skh,b2=Sss dark:b4=Ccc,j10=Skh pool: light")
+        >>> _ = state.push_str("b2xb4"); print(state.question())  # doctest: +NORMALIZE_WHITESPACE
+        Attack: the figure on b4 captured a dark circle base with circle, circle. Which of its
+        pieces does it take?
+        """
+        if self._phase == ATTACK:
+            return (f"Attack: the figure on {self.moved} captured a "
+                    f"{figure_words(self._captured)}. Which of its pieces does it take?")
+        if self._phase == EXTRAS:
+            kinds = {m.kind for m in self.legal_moves()}
+            if {"swap", "draw"} <= kinds:
+                return ("Swap pieces with a neighbour, or draw from the removed pool? "
+                        "(The other may follow.)")
+            if "swap" in kinds:
+                return f"Swap pieces between the figure on {self.moved} and a neighbour?"
+            return f"Draw pieces from the removed pool onto the figure on {self.moved}?"
+        return super().question()
+
+    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
+        """A decision in words, and its pieces.
+
+        >>> state = new_game()
+        >>> state.decision_words(state.parse_move("b2-b3"))
+        ('b2 to b3', ())
+        >>> _ = state.push_str("b2-b3"); state.decision_words(state.parse_move("swap:ss:a2>b3"))
+        ('Swap two squares from a2 to b3', ('square', 'square'))
+        >>> state.decision_words(NONE)
+        ('No swap: end the turn', ())
+        """
+        names = tuple(PIECE_KINDS[PIECE_LETTERS.index(ch)] for ch in move.pieces)
+        if move.kind == "move":
+            return f"{move.frm} {'captures' if move.capture else 'to'} {move.to}", ()
+        if move.kind == "take":
+            return f"Take {_names_words(names)}", names
+        if move.kind == "swap":
+            return f"Swap {_names_words(names)} from {move.frm} to {move.to}", names
+        if move.kind == "draw":
+            return f"Draw {_names_words(names)} from the pool", names
+        if self._phase == ATTACK:
+            return "Take nothing (its pieces go to the removed pool)", ()
+        kinds = {m.kind for m in self.legal_moves()}
+        declined = " or ".join(k for k in ("swap", "draw") if k in kinds) or "more"
+        return f"No {declined}: end the turn", ()
+
+    def setup_text(self) -> str:
+        """The figures as a setup text (:mod:`rules.tesulda_setup`), a line per side and rank.
+
+        >>> new_game().setup_text().splitlines()[1]
+        'light a2=Sssz b2=Tcs c2=Tcs d2=Tcs e2=Tcs f2=Tcs g2=Tcs h2=Tcs i2=Tcs j2=Cczh'
+        """
+        from .tesulda_setup import board_text
+
+        return board_text(self._board)
 
     def reach(self, cell: str) -> list[str]:
         """Where the figure on ``cell`` could move by the movement rules (D-5, D-5a, D-6),

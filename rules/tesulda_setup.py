@@ -58,13 +58,35 @@ def default_setup_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+def board_text(board: list) -> str:
+    """The figures of ``board`` written as a setup text: per side, a line per rank."""
+    lines = []
+    for side, player in enumerate(PLAYERS, start=1):
+        ranks: dict[int, list[str]] = {}
+        for i, fig in enumerate(board):
+            if fig is not None and fig.owner == side:
+                ranks.setdefault(i // SIZE, []).append(f"{CELLS[i]}={fig}")
+        order = sorted(ranks, reverse=side == 2)
+        lines += [f"{player} " + " ".join(ranks[r]) for r in order]
+    return "\n".join(lines) + "\n"
+
+
 def parse_setup(text: str) -> dict[str, dict[str, Figure]]:
     """Read a setup text into ``{side: {cell: Figure}}`` and check each figure on its own;
-    raises :class:`SetupError` naming the line and what is wrong."""
+    raises :class:`SetupError` naming the line and what is wrong (its ``errors``: every
+    fault found, one line each, the first of them its message)."""
+    sides, errors = _read(text)
+    if errors:
+        raise SetupError(*errors)
+    return sides
+
+
+def _read(text: object) -> tuple[dict[str, dict[str, Figure]], list[str]]:
     if not isinstance(text, str):
-        raise SetupError(f"setup must be text, got {type(text).__name__}")
+        return {}, [f"setup must be text, got {type(text).__name__}"]
     sides: dict[str, dict[str, Figure]] = {}
     taken: dict[str, str] = {}
+    errors: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         words = raw.split("#", 1)[0].split()
         if not words:
@@ -72,27 +94,37 @@ def parse_setup(text: str) -> dict[str, dict[str, Figure]]:
         where = f"setup line {number}"
         player = words[0]
         if player not in PLAYERS:
-            raise SetupError(f"{where}: expected 'light' or 'dark' first, got {player!r}")
+            errors.append(f"{where}: expected 'light' or 'dark' first, got {player!r}")
+            continue
         side = PLAYERS.index(player) + 1
         figures = sides.setdefault(player, {})
         for item in words[1:]:
-            cell, eq, fig_text = item.partition("=")
-            if not eq:
-                raise SetupError(f"{where}: {item!r} must be CELL=FIGURE, e.g. e1=Skh")
-            if cell not in _INDEX:
-                raise SetupError(f"{where}: {player} {cell!r} is not a square (a1..j10)")
-            try:
-                fig = parse_figure(fig_text, side)
-            except ValueError as err:
-                raise SetupError(f"{where}: {player} {cell}: {err}") from None
-            fault = _figure_fault(player, cell, fig)
+            fault = _item_fault(player, side, item, taken, figures)
             if fault:
-                raise SetupError(f"{where}: {player} {cell}={fig_text}: {fault}")
-            if cell in taken:
-                raise SetupError(f"{where}: {cell} already holds a {taken[cell]} figure")
-            taken[cell] = player
-            figures[cell] = fig
-    return sides
+                errors.append(f"{where}: {fault}")
+    return sides, errors
+
+
+def _item_fault(player: str, side: int, item: str, taken: dict[str, str],
+                figures: dict[str, Figure]) -> str | None:
+    """Read one ``CELL=FIGURE`` of ``player`` into ``figures``; what is wrong with it."""
+    cell, eq, fig_text = item.partition("=")
+    if not eq:
+        return f"{item!r} must be CELL=FIGURE, e.g. e1=Skh"
+    if cell not in _INDEX:
+        return f"{player} {cell!r} is not a square (a1..j10)"
+    try:
+        fig = parse_figure(fig_text, side)
+    except ValueError as err:
+        return f"{player} {cell}: {err}"
+    fault = _figure_fault(player, cell, fig)
+    if fault:
+        return f"{player} {cell}={fig_text}: {fault}"
+    if cell in taken:
+        return f"{cell} already holds a {taken[cell]} figure"
+    taken[cell] = player
+    figures[cell] = fig
+    return None
 
 
 def _figure_fault(player: str, cell: str, fig: Figure) -> str | None:
@@ -114,21 +146,47 @@ def _figure_fault(player: str, cell: str, fig: Figure) -> str | None:
 
 def check_side(player: str, figures: dict[str, Figure]) -> None:
     """D-2's totals for one side: 20 figures of the right bases and all 51 pieces."""
+    errors = side_faults(player, figures)
+    if errors:
+        raise SetupError(*errors)
+
+
+def side_faults(player: str, figures: dict[str, Figure]) -> list[str]:
+    """What breaks D-2's totals for one side, one line each."""
+    errors = []
     if len(figures) != sum(BASES_PER_SIDE.values()):
-        raise SetupError(
+        errors.append(
             f"setup: {player} has {len(figures)} figures; a side has 20 (6 circle, 6 square, "
             "8 triangle bases) (D-2)"
         )
     for b, base in enumerate(BASES):
         n = sum(1 for f in figures.values() if f.base == b)
         if n != BASES_PER_SIDE[base]:
-            raise SetupError(f"setup: {player} has {n} {base} bases; a side has "
-                             f"{BASES_PER_SIDE[base]} (D-2)")
+            errors.append(f"setup: {player} has {n} {base} bases; a side has "
+                          f"{BASES_PER_SIDE[base]} (D-2)")
     for k, kind in enumerate(PIECE_KINDS):
         n = sum(f.counts[k] for f in figures.values())
         if n != PIECES_PER_SIDE[kind]:
-            raise SetupError(f"setup: {player} has {n} {kind} pieces; a side has "
-                             f"{PIECES_PER_SIDE[kind]} (D-2)")
+            errors.append(f"setup: {player} has {n} {kind} pieces; a side has "
+                          f"{PIECES_PER_SIDE[kind]} (D-2)")
+    return errors
+
+
+def set_up_sides(board: list, text: str) -> list:
+    """``board`` with each side ``text`` names set up anew, checked against D-2 (the
+    other side stays as it stands); raises :class:`SetupError` listing every fault."""
+    entered = parse_setup(text)
+    if not entered:
+        raise SetupError("setup: no figures given; a line begins with the side, e.g. "
+                         "'light a1=Sssh b1=Cccd ...'")
+    errors = [e for player, figures in entered.items() for e in side_faults(player, figures)]
+    if errors:
+        raise SetupError(*errors)
+    new = [None if f is not None and PLAYERS[f.owner - 1] in entered else f for f in board]
+    for figures in entered.values():
+        for cell, fig in figures.items():
+            new[_INDEX[cell]] = fig
+    return new
 
 
 def start_board(setup: str | None = None) -> list:

@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["rules", "rules.base", "rules.tessella", "rules.tulaga", "rules.telec", "rules.teblo",
            "rules.geometry",
-           "rules.tesulda", "rules.tesulda_setup",
+           "rules.tesulda", "rules.tesulda_setup", "rules.errors",
            "boards.tracker", "boards.sensing", "hardware.buttons",
            "sensorboard.numbering", "sensorboard.journal", "sensorboard.gamelog"]
 
