@@ -39,7 +39,8 @@ EXAMPLES = """examples:
 'sensorboard COMMAND --help' explains each command."""
 RUN_TEXT = ("Run the live service on a board. Unless --no-input or --demo, commands are "
             "read from standard input, one a line: lift CELL, place CELL, "
-            "press clock|hint|takeback, choose OPTION, quit.")
+            "press clock|hint|takeback, choose OPTION, setup SIDE CELL=FIGURE ... (or a "
+            "setup file; before the first move), quit.")
 
 
 def build_parser() -> Parser:
@@ -319,8 +320,8 @@ def cmd_run(args) -> int:
 
     settle_run_options(args)
     if args.setup and args.web:
-        raise UsageError("--setup: the web page starts its games from the default position; "
-                         "run without --web to play a setup")
+        raise UsageError("--setup: with --web, enter the setup on the page (its Setup box, "
+                         "before the first move)")
     read_setup(args)
     if not args.web:
         return run_live(args, _layout(args))

@@ -88,6 +88,13 @@ class GameLog:
             self.note(f"rejected: {item.get('reason', '')}")
         elif kind == "correction":
             self._correction(item)
+        elif kind == "setup":  # a setup entered before the first move
+            try:
+                self.state = rules.from_position(self.game, item["position"])
+            except (KeyError, rules.RulesError) as e:
+                raise GameLogError(f"setup: {e}") from None
+            default = rules.new_game(self.game).position_str()
+            self.setup = item["position"] if item["position"] != default else None
         elif kind == "end":
             self.ended = True
             if self.result == "*":

@@ -95,6 +95,33 @@ def fix_words(cells: dict[str, str]) -> str:
     return "; ".join(steps)
 
 
+def figure_words(pieces: tuple[str, ...]) -> str:
+    """A Tesulda figure: ``("light-square", "square", "hexagon")`` -> "the light square
+    base with square, hexagon"."""
+    base = pieces[0].replace("-", " ")
+    return f"the {base} base with {', '.join(pieces[1:])}" if pieces[1:] else f"a {base} base"
+
+
+def setup_words(service: BoardService) -> str | None:
+    """Before the first move, while the board differs from the start position: what is
+    missing and what is extra."""
+    tracker = service.tracker
+    if not tracker.restoring or tracker.state.move_stack or service.taken_back is not None:
+        return None
+    words = figure_words if tracker.state.FIGURES else pieces_words
+    missing, extra = [], []
+    for cell, should in tracker.restore_cells().items():
+        if should == "empty":
+            extra.append(f"{cell} (lit red: take it off)")
+        else:
+            missing.append(f"{words(tuple(should.split('+')))} on {cell} (lit blue)")
+    parts = [f"missing {'; '.join(missing)}" if missing else "",
+             f"extra figure on {', '.join(extra)}" if extra and tracker.state.FIGURES
+             else f"extra piece on {', '.join(extra)}" if extra else ""]
+    return ("The board is not set up as the game starts: "
+            + "; ".join(p for p in parts if p) + ".")
+
+
 def error_words(tracker: Tracker) -> str | None:
     if tracker.error is None:
         return None
@@ -144,7 +171,8 @@ def takeback_words(service: BoardService) -> str | None:
 def advice(service: BoardService) -> dict | None:
     """The one message the board shows now, most urgent first: ``{"kind", "text"}``."""
     tracker = service.tracker
-    for kind, text in (("takeback", takeback_words(service) if tracker.restoring else None),
+    for kind, text in (("setup", setup_words(service)),
+                       ("takeback", takeback_words(service) if tracker.restoring else None),
                        ("error", error_words(tracker)),
                        ("turn", not_your_turn(tracker)),
                        ("takeback", takeback_words(service))):

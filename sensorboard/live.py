@@ -1,7 +1,8 @@
 """``sensorboard run``: the live service on a real clock, with commands from standard input.
 
 Commands (one per line): ``lift c1``, ``place c2``, ``press clock``, ``choose <option>``,
-``quit``. With ``--demo`` the bundled demo game is played on the simulated board.
+``setup <a side's line of a setup file, or the file>`` (before the first move), ``quit``.
+With ``--demo`` the bundled demo game is played on the simulated board.
 """
 
 from __future__ import annotations
@@ -46,8 +47,33 @@ def parse_command(line: str, cells: tuple[str, ...]) -> tuple[str, str] | str:
         return (op, args[0])
     if op == "choose" and len(args) >= 1:
         return (op, " ".join(args))
-    return f"unknown command {line.strip()!r}; commands: lift CELL, place CELL, " \
-           "press clock|hint|takeback, choose OPTION, quit"
+    if op == "setup" and len(args) >= 1:
+        return (op, " ".join(args))
+    return f"unknown command {line.strip()!r}; commands: {COMMANDS}"
+
+
+COMMANDS = ("lift CELL, place CELL, press clock|hint|takeback, choose OPTION, "
+            "setup SIDE CELL=FIGURE ...|FILE, quit")
+
+
+def enter_setup(service: BoardService, arg: str) -> tuple[list[dict], list[str]]:
+    """The terminal's ``setup`` command: ``arg`` is a side's line of a setup text
+    (``light a1=Sssh ...``) or a setup file's path. Its events, and the faults (one line
+    each; nothing changed then)."""
+    text = arg
+    if arg.split()[0] not in service.tracker.state.PLAYERS:
+        try:
+            with open(arg, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            return [], [f"setup: {arg}: cannot read the setup file "
+                        f"({getattr(e, 'strerror', None) or e})"]
+    try:
+        return service.set_up(text), []
+    except rules.SetupError as e:
+        return [], e.errors
+    except ValueError as e:
+        return [], [str(e)]
 
 
 def _stdin_lines(q: queue.Queue) -> None:
@@ -154,7 +180,7 @@ def run_live(args, layout: Layout) -> int:
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"record in {folder}/")
     if reading:
-        print("commands: lift CELL, place CELL, press clock|hint|takeback, choose OPTION, quit")
+        print(f"commands: {COMMANDS}")
     view = TerminalView(tty)
     done_at = None
     forever = args.no_input and not args.demo  # a service: runs until it is stopped
@@ -203,6 +229,11 @@ def run_live(args, layout: Layout) -> int:
                         break
                     elif op == "choose":
                         view.update(service, service.choose(arg))
+                    elif op == "setup":
+                        events, faults = enter_setup(service, arg)
+                        for fault in faults:
+                            print(f"sensorboard: {fault}")
+                        view.update(service, events)
                     else:
                         events, why = guidance.press(service, arg)
                         if why:

@@ -213,7 +213,7 @@ class BoardLink:
                 log.apply(entry.item, entry.at)
             except ValueError:
                 return None
-        if entry.type in ("start", "move", "takeback", "correction", "end"):
+        if entry.type in ("start", "move", "takeback", "correction", "setup", "end"):
             return state_json(log, entry.game, entry.seq)
         return None
 

@@ -132,6 +132,7 @@ class BoardService:
         self._dirty = True
         self._frame_due: float | None = None
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
+        self._startup: list[dict] = []  # what booting found, given out by the first step
         self._boot()
 
     def _set_up_pieces(self, start: rules.GameState | dict[str, tuple[str, ...]]) -> None:
@@ -169,9 +170,20 @@ class BoardService:
             self.tracker.put_right(shown=dict(differ))
             self.record({"type": "resume", "t": round(self.clock.now(), 3),
                          "cells": self.tracker.restore_cells()})
-        elif differ:  # the board is not set up as the game starts: the tracker says what's wrong
+        elif differ and self.tracker.state.move_stack:  # a position set, not a new game
             self._emit(self.tracker.changes(differ, self.clock.now()))
+        elif differ:  # a new game on a board not set up as it starts
+            self.tracker.put_right(shown=dict(differ))
+            self._startup = self._report_setup()
         self._show(self.clock.now())
+
+    def _report_setup(self) -> list[dict]:
+        """Before the first move, a board that differs from the start position (a figure
+        missing from its square, one where none belongs) is put right first: the LEDs
+        show each such cell, and an error event names them."""
+        if not self.tracker.restoring:
+            return []
+        return self._emit([Error(self.clock.now(), self.tracker.restore_cells())])
 
     def _read(self, now: float):
         """One scan: closed addresses (binary) or each address's class (analog). On a
@@ -211,6 +223,8 @@ class BoardService:
         tracker work, no LED frame, no new revision (so views do not redraw)."""
         now = self.clock.now()
         out: list[dict] = []
+        if self._startup:
+            out, self._startup = self._startup, []
         if self.corrections is not None and not self.corrections.empty():
             out += self.apply_corrections()
         raw = self._read(now)
@@ -264,6 +278,25 @@ class BoardService:
         now = self.clock.now()
         self.record({"type": "answer", "t": round(now, 3), "value": value})
         return self._emit(self.tracker.choose(value, now))
+
+    def set_up(self, text: str) -> list[dict]:
+        """Enter a setup before the first move (Tesulda: one or both sides' figures, in the
+        text of a setup file): the game starts from it, journaled, and the board is checked
+        against it (see :meth:`_report_setup`). Raises :class:`rules.SetupError` listing
+        every fault, or :class:`ServiceError` when a move is under way; nothing changes then.
+        """
+        tracker = self.tracker
+        if tracker.differing and not tracker.restoring:
+            raise ServiceError("setup: a move is under way on the board; put it back first")
+        new = tracker.state.set_up(text)
+        self.record({"type": "setup", "t": round(self.clock.now(), 3), "setup": text,
+                     "position": new.position_str()})
+        tracker.put_right(new)
+        if self.sim is not None:
+            self._relabel(new.physical())
+        self._dirty = True
+        self.revision += 1
+        return self._report_setup()
 
     def apply_corrections(self) -> list[dict]:
         """Carry out the corrections waiting in :attr:`corrections` (``{"action", "by",
@@ -361,6 +394,23 @@ class BoardService:
                 sim.place(self.layout.cell_sensor[cell], self._strength(piece))
         self._stacks.setdefault(cell, []).extend(unit)
         self.revision += 1
+
+    def _relabel(self, pieces: dict[str, tuple[str, ...]]) -> None:
+        """The simulated pieces on each occupied cell become the ones ``pieces`` puts there
+        (a setup entered: the players build the figures where they stand); where the
+        cell's presence would change, the magnets are left to the player's hand."""
+        bounce, self.sim.bounce = self.sim.bounce, 0.0
+        for cell, stack in self._stacks.items():
+            new = pieces.get(cell)
+            if not stack or not new or cell not in self.layout.cell_sensor:
+                continue
+            addr = self.layout.cell_sensor[cell]
+            for _ in stack:  # at one instant: no scan sees the cell empty
+                self.sim.lift(addr)
+            for piece in new:
+                self.sim.place(addr, self._strength(piece))
+            stack[:] = new
+        self.sim.bounce = bounce
 
     def sim_pieces(self, cell: str) -> int:
         self._sim()

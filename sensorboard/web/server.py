@@ -17,6 +17,9 @@ Endpoints (JSON in, JSON out; errors are ``{"error": "<one line>"}`` with a 4xx 
   if the cell holds a magnet, else place one): the simulated magnets
 - ``POST /api/press {"button": "clock"}``, ``/api/choose {"value"}``,
   ``/api/new {"game"}``
+- ``POST /api/setup {"text"}``: a setup entered before the first move (Tesulda: one or
+  both sides' figures, the text of a ``--setup`` file); a bad one answers 400 with
+  ``errors``, every fault one line (``error`` is the first), and changes nothing
 
 Every POST needs ``Content-Type: application/json`` and a body with exactly its one
 field; when a token is configured it needs the token too (header ``X-Sensorboard-Token``
@@ -46,7 +49,7 @@ from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
-from sensorboard.service import BoardService, result_text
+from sensorboard.service import BoardService, ServiceError, result_text
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
 LOG = logging.getLogger(__name__)
@@ -59,10 +62,11 @@ BUTTONS: tuple[str, ...] = getattr(tracker_module, "BUTTONS", ("clock",))  # the
 class ActionError(Exception):
     """An action the page asked for that cannot be done; nothing was changed."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, errors: list[str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.errors = errors  # every fault, one line each, where there are several
 
 
 class Board:
@@ -318,6 +322,25 @@ class WebSession:
         self._not_during_demo()
         self.service.choose(value)
 
+    def set_up(self, text: object) -> None:
+        """Enter a setup (see :meth:`BoardService.set_up`) before the first move."""
+        state = self.service.tracker.state
+        self._not_during_demo()
+        if state.setup_text() is None:
+            raise ActionError(409, f"{state.NAME} starts from its fixed position and takes "
+                                   "no setup")
+        if state.move_stack:
+            raise ActionError(409, "setup: the game has begun; a setup is entered before the "
+                                   "first move (start a new game for another)")
+        if not isinstance(text, str):
+            raise ActionError(400, f"setup: text must be a string, got {type(text).__name__}")
+        try:
+            self.service.set_up(text)
+        except rules.SetupError as e:
+            raise ActionError(400, str(e), e.errors) from None
+        except ServiceError as e:
+            raise ActionError(409, str(e)) from None
+
     def new_game(self, game: object) -> None:
         if not isinstance(game, str) or game not in rules.GAMES:
             raise ActionError(400, f"unknown game {tracker_module.quote(game)}; games: "
@@ -361,12 +384,13 @@ class WebSession:
 
 # --- HTTP ---------------------------------------------------------------------------------
 
-def _error(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status)
+def _error(status: int, message: str, errors: list[str] | None = None) -> web.Response:
+    body = {"error": message, "errors": errors} if errors else {"error": message}
+    return web.json_response(body, status=status)
 
 
 ACTIONS = {"lift": "cell", "place": "cell", "toggle": "cell", "press": "button",
-           "choose": "value", "new": "game"}
+           "choose": "value", "new": "game", "setup": "text"}
 
 
 SESSION = web.AppKey("session", WebSession)
@@ -425,12 +449,12 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
         if unknown:
             return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
                                f'"{field}"')
-        method = getattr(session, "new_game" if name == "new" else name)
+        method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
         extra = (body.get("player"),) if name == "press" else ()
         try:
             why = method(body[field], *extra)
         except ActionError as e:
-            return _error(e.status, e.message)
+            return _error(e.status, e.message, e.errors)
         answer = {"ok": True, "state": session.publish()}
         if why:
             answer["notice"] = why

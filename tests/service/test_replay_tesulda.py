@@ -307,23 +307,3 @@ def test_the_bundled_demo_plays_its_game():
     assert moves(out) == texts(line) and not warnings
     assert sum("x" in m for m in moves(out)) >= 3  # captures and their attack choices
     assert [x["type"] for x in out].count("error") == 1  # the one slip, put right
-
-
-def test_the_board_is_checked_against_the_setup_before_the_first_move():
-    from boards import hints
-    from hardware.clock import VirtualClock
-    from rules.tesulda_setup import default_setup_text
-    from sensorboard.replay import VirtualRun
-    from sensorboard.service import BoardService
-
-    state = rules.new_game("tesulda", setup=default_setup_text())
-    standing = state.physical()
-    standing["c4"] = standing.pop("b2")  # one figure set up on the wrong square
-    clock = VirtualClock()
-    service = BoardService(state, LAYOUT, clock=clock, backend="sim", pieces=standing)
-    out = []
-    VirtualRun(service, clock, out.append).scan_until(3.0)
-    # the extra figure is named at once; the empty b2 reads as a figure in hand until then
-    errors = [x for x in out if x["type"] == "error"]
-    assert errors and errors[0]["cells"] == {"c4": "empty"}
-    assert hints.plan(service.tracker, clock.now()) == {"c4": "wrong"}

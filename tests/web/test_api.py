@@ -308,3 +308,41 @@ def test_every_board_button_can_be_pressed(server):
         status, answer = server.post("press", {"button": button})
         assert status == 200, answer
     assert server.state()["moves"] == []
+
+
+def test_setup_entered_through_the_api(make_server):
+    """POST /api/setup: a side's figures before the first move; every fault one line,
+    nothing changed; refused once the game has begun, and for a game with a fixed start."""
+    from rules.tesulda_setup import default_setup_text
+
+    srv = make_server("tesulda")
+    light = default_setup_text().split("dark")[0]
+    status, body = srv.post("setup", {"text": light.replace("e1=Skh", "e1=Skr")})
+    assert status == 400
+    assert body == {"error": "setup line 1: light e1=Skr: a crown and a star on one figure "
+                             "(D-3)",
+                    "errors": ["setup line 1: light e1=Skr: a crown and a star on one "
+                               "figure (D-3)"]}
+    status, body = srv.post("setup", {"text": light.replace("a2=Sssz ", "")})
+    assert status == 400 and body["errors"][0] == (
+        "setup: light has 19 figures; a side has 20 (6 circle, 6 square, 8 triangle bases) "
+        "(D-2)")
+    status, body = srv.post("setup", {"text": 7})
+    assert status == 400 and body == {"error": "setup: text must be a string, got int"}
+    assert srv.state()["setup"] == default_setup_text()
+    swapped = light.replace("a1=Sssh", "a1=Sssz").replace("a2=Sssz", "a2=Sssh")
+    status, body = srv.post("setup", {"text": swapped})
+    assert status == 200 and body["state"]["setup"].startswith("light a1=Sssz")
+    assert body["state"]["cells"]["a1"]["pieces"] == ["light-square", "square", "square",
+                                                      "trapezoid"]
+    for action, cell in (("lift", "a2"), ("place", "a5")):
+        assert srv.post(action, {"cell": cell})[0] == 200
+    deadline = time.monotonic() + 5
+    while srv.state()["moves"] != ["a2-a5"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status, body = srv.post("setup", {"text": light})
+    assert status == 409 and body["error"].startswith("setup: the game has begun")
+    tessella = make_server("tessella")
+    status, body = tessella.post("setup", {"text": light})
+    assert status == 409 and body == {"error": "tessella starts from its fixed position and "
+                                               "takes no setup"}
