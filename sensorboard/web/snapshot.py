@@ -14,9 +14,17 @@ def geometry_json(state: rules.GameState) -> dict:
     return state.GEOMETRY.to_json()
 
 
-def cell_view(service: BoardService, name: str, shown: list) -> dict:
+def cell_view(service: BoardService, name: str, shown: list,
+              decided: dict[str, tuple[str, ...]] | None = None) -> dict:
+    """One cell for the page. ``decided``: the position the decisions of the turn in
+    progress lead to (a Tesulda figure that has taken pieces), shown where the sensors
+    agree with it."""
     tracker = service.tracker
-    on_board, in_hand = tracker.pieces_now(name)
+    now = decided.get(name, ()) if decided is not None else None
+    if now is not None and tracker.observe(now) == tracker.current[name]:
+        on_board, in_hand = now, ()
+    else:
+        on_board, in_hand = tracker.pieces_now(name)
     role = service.frame.get(name)
     led = list(shown[service.layout.cell_led[name]])
     view = {
@@ -37,7 +45,8 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
     tracker = service.tracker
     state = tracker.state
     shown = service.strip.shown()
-    cells = {name: cell_view(service, name, shown) for name in state.GEOMETRY.names}
+    decided = state.physical() if len(state.move_stack) > tracker.turn_start else None
+    cells = {name: cell_view(service, name, shown, decided) for name in state.GEOMETRY.names}
     moves = tracker.turns()
     outcome = outcome_json(state)
     return {
@@ -62,6 +71,10 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "cells": cells,
         "in_hand": sorted(c for c, v in cells.items() if v["in_hand"]),
         "prompt": list(tracker.prompt.options) if tracker.prompt else None,
+        **question_json(state, tracker.prompt.options if tracker.prompt else None),
+        "figures": state.FIGURES,
+        "pool": state.pool(),
+        "setup": setup_json(tracker),
         "error": dict(tracker.error.cells) if tracker.error else None,
         "demo": demo,
         "token_required": token_required,
@@ -69,6 +82,36 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "buttons": tracker.buttons(),
         "rolled": tracker.rolled,
     }
+
+
+def question_json(state: rules.GameState, options: list[str] | None) -> dict:
+    """The open question in words: ``question`` (its heading) and ``options``, each
+    ``{"value", "text", "pieces"}`` (the answer sent back, its words, the pieces it
+    takes or gives, drawn on its button)."""
+    if options is None:
+        return {"question": None, "options": None}
+    legal = set(state.legal_moves())
+    words = []
+    for value in options:
+        try:
+            move = state.parse_move(value)
+        except rules.RulesError:
+            move = None
+        if move is None or move not in legal:  # a whole turn: its notation says it
+            return {"question": "Which move?",
+                    "options": [{"value": v, "text": v, "pieces": []} for v in options]}
+        text, pieces = state.decision_words(move)
+        words.append({"value": value, "text": text, "pieces": list(pieces)})
+    return {"question": state.question(), "options": words}
+
+
+def setup_json(tracker) -> str | None:
+    """The setup text a player may still change (before the first move, no move under
+    way), or None: the page's setup form."""
+    state = tracker.state
+    if state.move_stack or (tracker.differing and not tracker.restoring):
+        return None
+    return state.setup_text()
 
 
 def position_json(state: rules.GameState, ply: int, end: int, start: int,
@@ -95,6 +138,7 @@ def position_json(state: rules.GameState, ply: int, end: int, start: int,
         "pieces": {c: list(p) for c, p in cells.items()},
         "leds": {c: {"role": role, "led": list(palette[role])} for c, role in lit.items()},
         "stock": after.stock(),
+        "pool": after.pool(),
         "captured": after.captured(),
         "home": after.home(),
     }

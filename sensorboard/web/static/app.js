@@ -20,6 +20,13 @@ const PIECE_COLOURS = {
   yellow: "#f2c200", red: "#c62828", blue: "#1e5bc6", green: "#2e7d32",
   light: "#ece6d6", "?": "#a0a0a0",
 };
+// A figure game (Tesulda): a base in its owner's colour with the pieces on its rod, each
+// piece kind a shape and colour of its own (the pieces' colour means nothing in the rules).
+const FIGURE_BASES = ["circle", "square", "triangle"];
+const FIGURE_PIECES = {
+  crown: "#e0a800", star: "#f07d1a", circle: "#3d7fd6", square: "#c8372d",
+  diamond: "#8e44ad", trapezoid: "#13907a", hexagon: "#9aa3a8",
+};
 const BOX_COLOURS = {
   yellow: "#f6ea9c", red: "#f2b0a8", blue: "#b1c8f0", green: "#b6e0b0",
 };
@@ -56,7 +63,15 @@ function ledFill(rgb) {
 }
 
 function pieceText(pieces) {
+  if (board && board.figures && pieces.length && pieces[0] !== "?") return figureText(pieces);
   return pieces.map((p) => (p === "?" ? "a piece (not yet known)" : `${p} piece`)).join(" on ");
+}
+
+function figureText(pieces) {
+  // ["light-square", "square", "hexagon"] -> "light square base with square, hexagon"
+  const base = pieces[0].replace("-", " ") + " base";
+  const rest = pieces.slice(1).filter((p) => p !== "?");
+  return rest.length ? `${base} with ${rest.join(", ")}` : base;
 }
 
 // --- the board ------------------------------------------------------------------------
@@ -192,7 +207,8 @@ function buildBoard(snap) {
     svg);
   el("rect", { rx: 8, class: "tip-box" }, tip);
   el("text", { class: "tip-text" }, tip);
-  board = { id: snap.board, game: snap.game, cells, X, Y, tip, maxX, minX, k };
+  board = { id: snap.board, game: snap.game, cells, X, Y, tip, maxX, minX, k,
+    figures: Boolean(snap.figures) };
 }
 
 function showTip(name) {
@@ -226,9 +242,78 @@ function hideTip(name) {
   $("where").textContent = "";
 }
 
+// One shape of radius r centred on (x, y): a figure's base or a piece on its rod.
+function shapeOf(kind, x, y, r, attrs, parent) {
+  const pts = (list) => list.map(([px, py]) => `${(x + px * r).toFixed(1)},${(y + py * r).toFixed(1)}`).join(" ");
+  if (kind === "square") {
+    return el("rect", { x: x - 0.85 * r, y: y - 0.85 * r, width: 1.7 * r, height: 1.7 * r,
+      rx: r * 0.12, ...attrs }, parent);
+  }
+  if (kind === "triangle") return el("polygon", { points: pts([[0, -1.05], [1, 0.75], [-1, 0.75]]), ...attrs }, parent);
+  if (kind === "diamond") return el("polygon", { points: pts([[0, -1.1], [0.8, 0], [0, 1.1], [-0.8, 0]]), ...attrs }, parent);
+  if (kind === "trapezoid") return el("polygon", { points: pts([[-0.55, -0.7], [0.55, -0.7], [1, 0.7], [-1, 0.7]]), ...attrs }, parent);
+  if (kind === "hexagon") {
+    const h = [0, 1, 2, 3, 4, 5].map((k) => [Math.cos((k * Math.PI) / 3), Math.sin((k * Math.PI) / 3)]);
+    return el("polygon", { points: pts(h), ...attrs }, parent);
+  }
+  if (kind === "star") {
+    const s5 = [];
+    for (let k = 0; k < 10; k++) {
+      const a = -Math.PI / 2 + (k * Math.PI) / 5;
+      const q = k % 2 ? 0.45 : 1.05;
+      s5.push([q * Math.cos(a), q * Math.sin(a)]);
+    }
+    return el("polygon", { points: pts(s5), ...attrs }, parent);
+  }
+  if (kind === "crown") {
+    return el("polygon", { points: pts([[-1, 0.7], [-1, -0.6], [-0.5, 0], [0, -0.9], [0.5, 0],
+      [1, -0.6], [1, 0.7]]), ...attrs }, parent);
+  }
+  return el("circle", { cx: x, cy: y, r, ...attrs }, parent);
+}
+
+// Where the pieces on a rod sit on their base: rows of at most three.
+function rodSpots(n, r) {
+  const rows = n <= 3 ? [n] : [Math.ceil(n / 2), Math.floor(n / 2)];
+  const out = [];
+  rows.forEach((k, row) => {
+    const y = rows.length === 1 ? 0 : (row ? 1 : -1) * r * 1.2;
+    for (let i = 0; i < k; i++) out.push([(i - (k - 1) / 2) * r * 2.3, y]);
+  });
+  return out;
+}
+
+function drawFigure(entry, list, inHand) {
+  const { pieces } = entry;
+  const unknown = list[0] === "?";
+  const [owner, ...rest] = unknown ? ["?"] : list[0].split("-");
+  const shape = FIGURE_BASES.includes(rest.join("-")) ? rest.join("-") : "circle";
+  const cls = `piece base${inHand ? " in-hand" : ""}`;
+  const R = 0.4 * U;
+  shapeOf(shape, 0, shape === "triangle" ? -0.04 * U : 0, shape === "square" ? R * 0.98 : R,
+    { fill: PIECE_COLOURS[owner] || hashColour(owner), class: cls, "data-owner": owner,
+      "data-base": shape }, pieces);
+  if (unknown) {
+    const t = el("text", { class: "piece-text", fill: "#111" }, pieces);
+    t.textContent = "?";
+    return;
+  }
+  const kinds = list.slice(1).filter((p) => p !== "?");
+  const r = kinds.length > 3 ? 0.085 * U : 0.1 * U;
+  const dy = shape === "triangle" ? 0.12 * U : 0;
+  rodSpots(kinds.length, r).forEach(([x, y], i) => {
+    shapeOf(kinds[i], x, y + dy, r, { fill: FIGURE_PIECES[kinds[i]] || hashColour(kinds[i]),
+      class: `piece on-rod${inHand ? " in-hand" : ""}`, "data-piece": kinds[i] }, pieces);
+  });
+}
+
 function drawPieces(entry, list, inHand) {
   const { pieces, cell } = entry;
   pieces.replaceChildren();
+  if (board && board.figures && list.length) {
+    drawFigure(entry, list, inHand);
+    return;
+  }
   const scale = cell.shape === "point" ? 1.2 : Math.min(cell.size, 1);
   list.forEach((name, i) => {
     const parts = name.split("-");
@@ -326,14 +411,18 @@ function render(snap) {
 
   const prompt = $("prompt");
   const options = $("options");
-  const wanted = snap.prompt ? snap.prompt.join("|") : "";
+  const offered = snap.options ||
+    (snap.prompt || []).map((value) => ({ value, text: value, pieces: [] }));
+  const wanted = JSON.stringify(offered);
+  $("question").textContent = snap.question || "Which move?";
   if (options.dataset.key !== wanted) {
     options.dataset.key = wanted;
-    options.replaceChildren(...(snap.prompt || []).map((value) => {
+    options.replaceChildren(...offered.map(({ value, text, pieces }) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "option";
-      b.textContent = value;
+      b.dataset.value = value;
+      b.append(...pieces.map((p) => pieceIcon(p)), text);
       b.addEventListener("click", () => post("choose", { value }));
       return b;
     }));
@@ -361,6 +450,8 @@ function render(snap) {
 
   $("hand").textContent = snap.hand || "";
   drawSides(review || snap, snap);
+  drawPool(review || snap);
+  drawSetup(snap);
   drawMoves(snap);
 
   const lit = {};
@@ -432,12 +523,64 @@ function drawSides(pos, snap) {
   }));
 }
 
+function drawPool(pos) {
+  const pool = pos.pool;
+  $("pool-section").hidden = pool === null || pool === undefined;
+  if (!pool) return;
+  const counts = {};
+  for (const p of pool) counts[p] = (counts[p] || 0) + 1;
+  const list = $("pool");
+  const key = JSON.stringify(counts);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  const items = Object.entries(counts).map(([piece, n]) => {
+    const li = document.createElement("li");
+    li.dataset.piece = piece;
+    li.append(pieceIcon(piece), `${n} × ${piece}`);
+    return li;
+  });
+  if (!items.length) {
+    const li = document.createElement("li");
+    li.textContent = "empty: no piece has been removed yet";
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+function drawSetup(snap) {
+  const open = snap.setup !== null && snap.setup !== undefined && !review;
+  $("setup").hidden = !open;
+  if (!open) return;
+  const text = $("setup-text");
+  // The board's setup fills the box, unless the player is editing it.
+  if (text.dataset.source !== snap.setup && (text.value === (text.dataset.source || "") ||
+      document.activeElement !== text)) {
+    text.value = snap.setup;
+    text.dataset.source = snap.setup;
+  }
+  text.disabled = !allowed || snap.demo;
+  $("setup-enter").disabled = !allowed || snap.demo;
+}
+
+function setupErrors(errors) {
+  $("setup-errors").replaceChildren(...(errors || []).map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+}
+
 function pieceIcon(piece) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `${-0.5 * U} ${-0.5 * U} ${U} ${U}`);
   svg.setAttribute("class", "icon");
   svg.setAttribute("aria-hidden", "true");
   const g = el("g", {}, svg);
+  if (board && board.figures && FIGURE_PIECES[piece]) {
+    shapeOf(piece, 0, 0, 0.38 * U, { fill: FIGURE_PIECES[piece], class: "piece" }, g);
+    svg.dataset.piece = piece;
+    return svg;
+  }
   drawPieces({ pieces: g, cell: { shape: "square", size: 1.2 } }, [piece], false);
   return svg;
 }
@@ -519,11 +662,19 @@ async function post(action, body) {
   try {
     const res = await fetch(`/api/${action}`, { method: "POST", headers, body: JSON.stringify(body) });
     const data = await res.json();
+    if (action === "setup") setupErrors(res.ok ? [] : data.errors || [data.error]);
+    if (!res.ok && action === "setup" && data.errors) {
+      const n = data.errors.length;
+      notice(`Setup not entered, nothing changed: ${n === 1 ? "1 fault" : `${n} faults`} ` +
+        "(listed under the setup box).");
+      return;
+    }
     if (!res.ok) {
       notice(data.error || `${action} failed (${res.status})`);
       return;
     }
-    notice(data.notice || "");
+    notice(data.notice || (action === "setup" ? "Setup entered; the board is checked " +
+      "against it." : ""));
     if (data.state && board && data.state.board === board.id) {
       render({ ...data.state, legend: legendCache });
     }
@@ -577,5 +728,9 @@ $("new-game").addEventListener("submit", (ev) => {
   post("new", { game: $("game").value });
 });
 $("back-live").addEventListener("click", backToLive);
+$("setup-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  post("setup", { text: $("setup-text").value });
+});
 checkAccess();
 connect();

@@ -1,0 +1,125 @@
+"""Tesulda on the page: figures drawn as a base with its pieces, the removed pool, the attack
+choice, swap and draw asked in words on buttons, and a setup entered before the first move."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import rules
+from boards.layout import layout_for_game
+from hardware.clock import RealClock
+from rules.tesulda_setup import default_setup_text
+from sensorboard.service import BoardService
+from sensorboard.web.server import Board, WebSession
+from tests.web.conftest import Server
+
+# light's d6 (a square base with two squares: straight 3) takes dark's d9 in dark's
+# starting zone, next to light's e8: the attack choice, then a swap or a draw.
+CAPTURE = "light:a1=Skh,d6=Sss,e8=Sss dark:d9=Ccc,j10=Skh pool: light"
+
+
+def served(position: str) -> Server:
+    def factory(game: str, layout=None) -> Board:
+        state = rules.from_position("tesulda", position)
+        return Board(BoardService(state, layout or layout_for_game(game), clock=RealClock(),
+                                  backend="sim"))
+
+    return Server(WebSession("tesulda", factory)).start()
+
+
+@pytest.fixture
+def capture_server():
+    srv = served(CAPTURE)
+    yield srv
+    srv.stop()
+
+
+def cell(page: Page, name: str):
+    return page.locator(f'g.cell[data-cell="{name}"]')
+
+
+def toggle(page: Page, name: str, present: str):
+    cell(page, name).click()
+    expect(cell(page, name)).to_have_attribute("data-present", present)
+
+
+def test_a_capture_and_its_choices_played_by_clicking_worded_buttons(capture_server, page,
+                                                                     artifacts):
+    page.goto(capture_server.url)
+    expect(page.locator("#connection")).to_have_text("live")
+    # each figure drawn as its base in its owner's colour with the pieces on its rod
+    d6 = cell(page, "d6")
+    expect(d6).to_have_attribute("aria-label", "d6: light square base with square, square")
+    expect(d6.locator('[data-base="square"][data-owner="light"]')).to_have_count(1)
+    expect(d6.locator("[data-piece]")).to_have_count(2)
+    expect(cell(page, "a1").locator('[data-piece="crown"]')).to_have_count(1)
+    expect(cell(page, "d9").locator('[data-base="circle"][data-owner="dark"]')).to_have_count(1)
+    expect(page.locator("#pool")).to_have_text("empty: no piece has been removed yet")
+
+    toggle(page, "d9", "0")  # the captured figure lifted first, then the attacker
+    toggle(page, "d6", "0")
+    toggle(page, "d9", "1")
+    question = page.locator("#question")
+    expect(question).to_have_text("Attack: the figure on d9 captured a dark circle base with "
+                                  "circle, circle. Which of its pieces does it take?")
+    expect(page.locator("#options button")).to_have_text([
+        "Take nothing (its pieces go to the removed pool)", "Take circle", "Take two circles"])
+    expect(page.get_by_role("button", name="Take two circles")
+           .locator('svg[data-piece="circle"]')).to_have_count(2)
+    page.screenshot(path=str(artifacts / "tesulda-attack.png"))
+    page.get_by_role("button", name="Take circle", exact=True).click()
+
+    expect(question).to_have_text("Swap pieces with a neighbour, or draw from the removed "
+                                  "pool? (The other may follow.)")
+    expect(page.locator("#options button")).to_contain_text([
+        "Draw circle from the pool", "No swap or draw: end the turn",
+        "Swap circle from d9 to e8", "Swap square from e8 to d9"])
+    # the taken circle is on the attacker's rod; the other one went to the pool
+    expect(cell(page, "d9")).to_have_attribute(
+        "aria-label", "d9: light square base with circle, square, square")
+    expect(page.locator("#pool li")).to_have_text(["1 × circle"])
+    page.screenshot(path=str(artifacts / "tesulda-extras.png"))
+    page.get_by_role("button", name="No swap or draw: end the turn").click()
+
+    expect(page.locator("#moves .move")).to_have_text(["d6xd9 take:c none"])
+    expect(page.locator("#prompt")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("tesulda: dark to move")
+    expect(cell(page, "d9").locator("[data-piece]")).to_have_count(3)
+    expect(page.locator("#pool li")).to_have_text(["1 × circle"])
+    assert capture_server.state()["moves"] == ["d6xd9 take:c none"]
+
+
+def test_a_setup_entered_on_the_page(make_server, page, artifacts):
+    srv = make_server("tesulda")
+    page.goto(srv.url)
+    expect(page.locator("#connection")).to_have_text("live")
+    box = page.locator("#setup-text")
+    expect(box).to_have_value(default_setup_text())
+    light = default_setup_text().split("dark")[0]
+    bad = light.replace("a1=Sssh", "a1=Tss").replace("b1=Cccd", "b1=Cccx")
+    box.fill(bad)
+    page.get_by_role("button", name="Enter setup").click()
+    expect(page.locator("#setup-errors li")).to_have_text([
+        "setup line 1: light a1=Tss: a triangle may not start on the back rank (rank 1) (D-2)",
+        "setup line 1: light b1: unknown piece letter 'x' (pieces: k crown, r star, c circle, "
+        "s square, d diamond, z trapezoid, h hexagon)"])
+    expect(page.locator("#notice")).to_have_text(
+        "Setup not entered, nothing changed: 2 faults (listed under the setup box).")
+    expect(box).to_have_value(bad)  # kept for correcting
+    expect(cell(page, "a1")).to_have_attribute(
+        "aria-label", "a1: light square base with square, square, hexagon")
+    page.screenshot(path=str(artifacts / "tesulda-setup-errors.png"))
+
+    box.fill(light.replace("a1=Sssh", "a1=Sssz").replace("a2=Sssz", "a2=Sssh"))
+    page.get_by_role("button", name="Enter setup").click()
+    expect(page.locator("#setup-errors li")).to_have_count(0)
+    expect(cell(page, "a1")).to_have_attribute(
+        "aria-label", "a1: light square base with square, square, trapezoid")
+    expect(cell(page, "a1").locator('[data-piece="trapezoid"]')).to_have_count(1)
+    assert str(srv.state()["setup"]).startswith("light a1=Sssz")
+
+    toggle(page, "a2", "0")  # a2 now holds Sssh: straight 3, no friend next to a5
+    toggle(page, "a5", "1")
+    expect(page.locator("#moves .move")).to_have_text(["a2-a5"])
+    expect(page.locator("#setup")).to_be_hidden()  # the game has begun
