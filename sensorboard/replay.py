@@ -106,7 +106,7 @@ class VirtualRun:
         while self.k * SCAN_PERIOD < target - 1e-9:
             now = self.k * SCAN_PERIOD
             if self._quiet():
-                timer = self.service.tracker.next_timer()
+                timer = self.service.next_timer()
                 nxt = target if timer is None or timer >= target else max(timer, now)
                 k = math.ceil(nxt / SCAN_PERIOD - 1e-9)
                 if k > self.k:
@@ -131,7 +131,7 @@ class VirtualRun:
         limit = self.clock.now() + SETTLE_LIMIT
         while self.k * SCAN_PERIOD < limit:
             self.scan_until(self.k * SCAN_PERIOD + 0.05)
-            if self._quiet() and self.service.tracker.next_timer() is None:
+            if self._quiet() and self.service.next_timer() is None:
                 break
 
 

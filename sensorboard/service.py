@@ -132,7 +132,7 @@ class BoardService:
         self._dirty = True
         self._frame_due: float | None = None
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
-        self._startup: list[dict] = []  # what booting found, given out by the first step
+        self._setup_due: float | None = None  # when a board still not set up is an error
         self._boot()
 
     def _set_up_pieces(self, start: rules.GameState | dict[str, tuple[str, ...]]) -> None:
@@ -174,16 +174,31 @@ class BoardService:
             self._emit(self.tracker.changes(differ, self.clock.now()))
         elif differ:  # a new game on a board not set up as it starts
             self.tracker.put_right(shown=dict(differ))
-            self._startup = self._report_setup()
+            self._report_setup()
         self._show(self.clock.now())
 
-    def _report_setup(self) -> list[dict]:
+    def _report_setup(self) -> None:
         """Before the first move, a board that differs from the start position (a figure
         missing from its square, one where none belongs) is put right first: the LEDs
-        show each such cell, and an error event names them."""
-        if not self.tracker.restoring:
+        show each such cell at once, and if the board still differs after the error delay
+        (a board whose first reading comes late has caught up by then) an error event
+        names them."""
+        if self.tracker.restoring:
+            self._setup_due = self.clock.now() + self.tracker.error_delay
+
+    def _setup_error(self, now: float) -> list[dict]:
+        self._setup_due = None
+        tracker = self.tracker
+        if not tracker.restoring or tracker.state.move_stack or self.taken_back is not None:
             return []
-        return self._emit([Error(self.clock.now(), self.tracker.restore_cells())])
+        return self._emit([Error(now, tracker.restore_cells())])
+
+    def next_timer(self) -> float | None:
+        """When :meth:`step` will next have something to say if nothing else happens."""
+        due = self.tracker.next_timer()
+        if self._setup_due is None:
+            return due
+        return self._setup_due if due is None else min(due, self._setup_due)
 
     def _read(self, now: float):
         """One scan: closed addresses (binary) or each address's class (analog). On a
@@ -223,8 +238,6 @@ class BoardService:
         tracker work, no LED frame, no new revision (so views do not redraw)."""
         now = self.clock.now()
         out: list[dict] = []
-        if self._startup:
-            out, self._startup = self._startup, []
         if self.corrections is not None and not self.corrections.empty():
             out += self.apply_corrections()
         raw = self._read(now)
@@ -260,6 +273,8 @@ class BoardService:
         ticked = self.tracker.tick(now)
         if ticked:
             out += self._emit(ticked)
+        if self._setup_due is not None and now >= self._setup_due:
+            out += self._setup_error(now)
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
         return out
@@ -296,7 +311,8 @@ class BoardService:
             self._relabel(new.physical())
         self._dirty = True
         self.revision += 1
-        return self._report_setup()
+        self._report_setup()
+        return []
 
     def apply_corrections(self) -> list[dict]:
         """Carry out the corrections waiting in :attr:`corrections` (``{"action", "by",
@@ -431,7 +447,7 @@ class BoardService:
                 and (self.sim is None or self.sim.quiet_after() < self._read_at))
 
     def settled(self) -> bool:
-        return (self.sensed() and self.tracker.next_timer() is None and self.tracker.prepared
+        return (self.sensed() and self.next_timer() is None and self.tracker.prepared
                 and (self.buttons is None or self.buttons.settled()))
 
     # --- outputs ------------------------------------------------------------------------

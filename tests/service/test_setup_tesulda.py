@@ -65,9 +65,10 @@ def test_missing_setup_file(tmp_path, capsys):
 
 # --- the board checked against the setup before the first move --------------------------
 
-def booted(standing, state=None):
+def booted(standing, state=None, until=3.0):
     """A simulated board whose figures stand as ``standing`` says, for a new game of
-    ``state`` (default: the D-11 start), scanned for 3 s; returns (service, clock, out)."""
+    ``state`` (default: the D-11 start), scanned ``until`` seconds; returns (service,
+    clock, out, run)."""
     from sensorboard.replay import VirtualRun
 
     state = state or rules.new_game("tesulda")
@@ -75,7 +76,7 @@ def booted(standing, state=None):
     service = BoardService(state, LAYOUT, clock=clock, backend="sim", pieces=standing)
     out = []
     run = VirtualRun(service, clock, out.append)
-    run.scan_until(3.0)
+    run.scan_until(until)
     return service, clock, out, run
 
 
@@ -87,6 +88,7 @@ def test_a_missing_and_an_extra_figure_are_named_before_the_first_move():
     errors = [x for x in out if x["type"] == "error"]
     assert [e["cells"] for e in errors] == [
         {"b2": "light-triangle+circle+square", "c4": "empty"}]
+    assert errors[0]["t"] == pytest.approx(service.tracker.error_delay, abs=0.05)
     assert hints.plan(service.tracker, clock.now()) == {"b2": "missing", "c4": "wrong"}
     assert guidance.in_hand(service.tracker) == ""
     assert guidance.advice(service) == {
@@ -106,6 +108,17 @@ def test_a_missing_and_an_extra_figure_are_named_before_the_first_move():
     assert service.tracker.prompt is not None  # b3: swap with a2 or c2 asked
     service.choose("none")
     assert service.tracker.turns() == ["b2-b3 none"]
+
+
+def test_a_board_put_right_at_once_is_no_error():
+    standing = rules.new_game("tesulda").physical()
+    standing["c4"] = standing.pop("b2")
+    service, clock, out, run = booted(standing, until=0.3)
+    assert hints.plan(service.tracker, clock.now()) == {"b2": "missing", "c4": "wrong"}
+    service.sim_lift("c4")
+    service.sim_place("b2")
+    run.scan_until(3.0)
+    assert out == [] and hints.plan(service.tracker, clock.now()) == {}
 
 
 def test_a_figure_lifted_on_a_set_up_board_is_the_first_move_not_missing():
