@@ -41,6 +41,10 @@ def play(service, events, faults=None):
     for k, ev in enumerate(events):
         # a few scans at least, as a host keeps scanning however late the script runs
         run_for(service, max(0.01, start + ev["t"] / SPEED - time.monotonic()), out)
+        # a loaded machine may fall behind the script: each change is read before the next
+        settle_until = time.monotonic() + 2.0
+        while not service.sensed() and time.monotonic() < settle_until:
+            run_for(service, SCAN_PERIOD, out)
         if faults is not None:
             faults(k, emulator)
         out += demos.apply(service, ev)
