@@ -551,10 +551,12 @@ class Tracker:
 
     def flush(self, t: float) -> list[Event]:
         """Nothing more will happen (the input has ended): commit a turn that is complete.
-        Decisions still asked after a turn's visible part (a Tesulda swap or draw) count as
-        declined, as at the next turn or the mover's clock; a question that cannot be
-        declined (which of two moves, a decision ``none`` does not answer, whether a turn
-        was made at all) stays open."""
+        A turn waiting while the next may have begun is committed first, then the next
+        turn is read from the changes since and ended the same way (a Teblo pawn onto its
+        own block, then the opponent's pawn onto theirs). Decisions still asked after a
+        turn's visible part (a Tesulda swap or draw) count as declined, as at the next turn
+        or the mover's clock; a question that cannot be declined (which of two moves, a
+        decision ``none`` does not answer, whether a turn was made at all) stays open."""
         events = self._flush_pending(t)
         if self.deciding is not None and self.after_visible and not self.no_turn:
             declined = self._decline_rest(t)
@@ -564,7 +566,10 @@ class Tracker:
 
     def _flush_pending(self, t: float) -> list[Event]:
         if self.either and not self.prompt:
-            return self._commit_held(t) if len(self.pending) == 1 else self._ask(self.pending, t)
+            if len(self.pending) != 1:
+                return self._ask(self.pending, t)
+            events = self._commit_held(t)
+            return events + self._flush_pending(t)
         pending = [c for c in self.pending if c in self._alive]
         if self.prompt or not pending:
             return []

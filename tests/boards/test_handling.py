@@ -1,6 +1,7 @@
 """Ordinary handling the truth-checked streams found wrong, one hand-made case each: an enemy
 piece touched while the mover holds their own, a touch that the next player's turn could
-also explain, a capture begun with the shooter."""
+also explain, a capture begun with the shooter, the input ending while the next turn may
+have begun."""
 
 import rules
 from boards.hints import plan
@@ -123,3 +124,30 @@ def test_a_piece_on_the_drop_pad_is_this_turns_not_the_next_before_anything_left
     [prompt] = tracker.press("clock", 5.0, "red")
     assert "a3-cz" in prompt.options
     assert moves(tracker.choose("a3-cz", 6.0)) == ["a3-cz"]
+
+
+def test_input_ending_while_the_next_turn_may_have_begun_commits_both_turns():
+    """Yellow's pawn leaves a2 (onto its own block b2: only the lift shows), then red's pawn
+    leaves l11 for its own block k11, and the input ends (a replay file, the game closed):
+    yellow's waiting step is committed, then red's, which the board shows complete too.
+    The end of input used to commit yellow's step only and leave red's waiting, unasked
+    (``bench/truth.py --first 7000000 --mix random``, seeds 7000082 and 7000435)."""
+    tracker = Tracker(teblo_pawns())
+    assert feed(tracker, [("a2", False), ("l11", False)]) == []
+    assert tracker.flush(5.0) == [Committed(5.0, 5, "yellow", "a2-b2"),
+                                  Committed(5.0, 6, "red", "l11-k11")]
+    assert tracker.flush(6.0) == []
+
+
+def test_input_ending_after_the_next_players_silent_step_asks_which_step():
+    """As above, but red's pawn on l11 could step onto either of its blocks k11 and l10
+    (alike on reed switches): after yellow's step is committed the end of input asks which,
+    rather than leave red's turn uncommitted with no question."""
+    state = teblo_pawns()
+    for m in ["+g3", "+l10"]:
+        state.push_str(m)
+    tracker = Tracker(state)
+    assert feed(tracker, [("a2", False), ("l11", False)]) == []
+    assert tracker.flush(5.0) == [Committed(5.0, 7, "yellow", "a2-b2"),
+                                  Prompt(5.0, ["l11-k11", "l11-l10", "none"])]
+    assert moves(tracker.choose("l11-l10", 6.0)) == ["l11-l10"]
