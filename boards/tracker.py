@@ -1045,10 +1045,11 @@ class Tracker:
         from where it was set down, and put down elsewhere): the decisions taken are
         undone and the turn is followed from its start. Where both could be (the piece
         just moved is lifted: the mover goes on, or the opponent begins taking it), the
-        next change tells. So does a piece of the mover's taken up (its pieces moved by
-        hand in a swap, or the opponent beginning to take it); the opponent taking up a
-        piece of their own has begun their turn."""
-        if any(self.consistent(c) and self.complete(c) for c in self.asked):
+        next change tells. So does any piece taken up: the mover's (its pieces moved by
+        hand in a swap, or the opponent beginning to take it), and the opponent's own (a
+        touch, put back, leaves the question open; put down elsewhere, the opponent's turn
+        has begun)."""
+        if self.lifting or any(self.consistent(c) and self.complete(c) for c in self.asked):
             return []
         # Only a piece set down partway (a Dodger at a corner) goes on from where it was.
         empty = self.observe(())
@@ -1056,15 +1057,15 @@ class Tracker:
                if v != self.before[cell] and v != empty}
         goes_on = [c for c in self.alive() if put and c.text not in self.declined
                    and c not in self.asked and put <= c.waypoints]
+        if not goes_on and all(c.lift for c in self.asked):
+            # The piece on the enemy's cell was the enemy, touched while the mover held
+            # theirs, which has now come down elsewhere: that turn was made instead.
+            goes_on = [c for c in self.alive() if c.text not in self.declined
+                       and c not in self.asked and not c.silent and self.complete(c)]
         nxt = self._declined_tracker()
-        alive_next = nxt.alive() if nxt is not None else []
-        if self.lifting:
-            alive_next = [c for c in alive_next if nxt.differing - c.lift.keys()]
-        next_turn = bool(alive_next)
+        next_turn = nxt is not None and bool(nxt.alive())
         if next_turn and not goes_on:
             return self._decline_rest(t)
-        if self.lifting:
-            return []
         if goes_on and not next_turn:
             while len(self.state.move_stack) > self.turn_start:
                 self.state.pop()

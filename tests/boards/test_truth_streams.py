@@ -14,8 +14,6 @@ from .truth import Mix, adapter, boards, run_stream
 
 BOARDS = boards()
 CHUNKS = 4
-# Games whose adapter another piece of work brings; until then they are expected missing.
-COMING = {"tesulda": "the Tesulda adapter comes with Tesulda on the board (issue 9)"}
 
 
 def check(results):
@@ -27,9 +25,7 @@ def check(results):
     assert all(r.committed == r.truth for r in results)
 
 
-@pytest.mark.parametrize("game", [
-    pytest.param(g, marks=pytest.mark.xfail(reason=COMING[g], raises=LookupError, strict=True))
-    if g in COMING and g not in dict(BOARDS) else g for g in rules.GAMES])
+@pytest.mark.parametrize("game", rules.GAMES)
 def test_every_registered_game_has_a_truth_adapter(game):
     a = adapter(game)
     assert a.layouts, f"{game}'s truth adapter names no layout"
@@ -76,3 +72,38 @@ def test_a_press_after_the_opponents_waiting_turn_commits_both():
     yellow's step is committed, then red's own step over a block, which the press ends
     (found by ``bench/truth.py``, seed 900215, 24 plies)."""
     check([run_stream("teblo", "teblo", 900_215, plies=24, mix=Mix())])
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("d4xd7 take:cs", True),          # the attack choice fills d4's figure: the turn ends
+    ("d4xd7 none", True),             # nothing taken, nothing else possible
+    ("d4xd7", False),                 # the attack choice is still open (D-7)
+    ("d4xd7 take:cs none", False),    # the turn had ended
+    ("d4xd7 take:cc", False),         # d7 carries one circle
+    ("d4-d7 take:cs", False),         # a move onto an enemy captures
+    ("e1-f2", False),                 # the Prime's square base moves straight only (D-4)
+    ("j10-j9", False),                # not light's figure
+    ("d4-h4", False),                 # beyond d4's straight rating 3 (D-5)
+])
+def test_the_tesulda_naive_check_refuses_what_the_rules_do_not_allow(text, ok):
+    """The Tesulda streams' check can fail: moves, attack choices and turn ends the naive
+    implementation does not allow are refused."""
+    from .truth_tesulda import legal
+
+    state = rules.from_position("tesulda", "light:e1=Skh,d4=Sss dark:d7=Ssc,j10=Skh pool: light")
+    assert legal(state, text) is ok
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("c6-c9 draw:h swap:s:c9>d8", True),
+    ("c6-c9 swap:s:c9>d8 none", True),
+    ("c6-c9", False),                          # a draw and a swap are still possible
+    ("c6-c9 draw:h draw:c none", False),       # one draw a turn (D-8)
+    ("c6-c9 swap:s:c9>e8 none", False),        # e8 is no neighbour of c9
+    ("c6-c9 draw:h swap:s:c9>d8 none", False),  # the turn had ended
+])
+def test_the_tesulda_naive_check_of_swaps_and_draws(text, ok):
+    from .truth_tesulda import legal
+
+    state = rules.from_position("tesulda", "light:e1=Skh,c6=Ssss,d8=Tcs dark:j10=Skh pool:ch light")
+    assert legal(state, text) is ok

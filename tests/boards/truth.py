@@ -12,7 +12,9 @@ its game in ``tests/rules``) carried out by a simulated player who
   a press: the sensors cannot see it otherwise);
 - answers questions, sometimes late and after touching a piece meanwhile: the true move if
   it is offered (for a turn of several decisions asked one at a time, its next decision),
-  ``none`` if no move was made;
+  ``none`` if no move was made; asked a later decision of a turn they are not making while
+  a piece is in hand (a capture's attack choice after touching the enemy), the player
+  first carries on with the turn;
 - now and then puts a piece where no turn puts it (garbage) and, later, puts it right.
 
 The stream passes when the tracker committed exactly the true moves (in order), nothing
@@ -33,7 +35,8 @@ fails for a game in ``rules.GAMES`` without one, and runs every adapter's layout
 - ``streams`` (optional): streams per layout and chunk in ``make test`` (keep it modest).
 
 Everything else (the tracker on the layout's sensors, cells without a sensor, the physical
-lifts and places of a turn from ``state.stages``) comes from the game's rules and layout.
+lifts and places of a turn from ``state.stages``, figures lifted whole where the game says
+``FIGURES``) comes from the game's rules and layout.
 New optional fields get defaults, so adapters written earlier keep working.
 
 >>> result = run_stream("tessella", "tessella", seed=1, plies=6)
@@ -52,6 +55,7 @@ from dataclasses import dataclass, field
 import rules
 from boards import decisions
 from boards.choreography import turn_ops, turn_pieces
+from boards.decisions import Turn
 from boards.layout import load_layout, shipped_layouts
 from boards.sensing import observer
 from boards.tracker import Committed, Error, Prompt, Tracker
@@ -130,26 +134,58 @@ def _cells_of(state: rules.GameState, move: Hashable) -> set[str]:
 
 class Hands:
     """The pieces on the board and in the player's hand (the last lifted goes down first;
-    with an empty hand a piece comes from the mover's stock)."""
+    with an empty hand a piece comes from the mover's stock). In a game of figures
+    (``FIGURES``: a base with the pieces on its rod) a figure is lifted and put down whole,
+    and what it carries may change in hand unseen."""
 
     def __init__(self, state: rules.GameState) -> None:
         self.stacks = {c: list(p) for c, p in state.physical().items()}
-        self.hand: list[str] = []
+        self.whole = state.FIGURES
+        self.hand: list[tuple[str, ...]] = []  # what each lift took up, in order
+
+    def unit(self, cell: str) -> tuple[str, ...]:
+        """What a lift on ``cell`` takes up: its top piece, or its whole figure."""
+        stack = self.stacks[cell]
+        return tuple(stack) if self.whole else tuple(stack[-1:])
+
+    def owner(self, cell: str) -> str:
+        """The piece that tells whose ``cell`` is (piece names begin with their owner's
+        name): the top piece, or a figure's base."""
+        stack = self.stacks.get(cell) or [""]
+        return stack[0] if self.whole else stack[-1]
+
+    def stays(self, cell: str, pieces: tuple[str, ...]) -> bool:
+        """Whether what is on top of ``cell`` (its figure) is still there in ``pieces``."""
+        unit = self.unit(cell)
+        return pieces[len(pieces) - len(unit):] == unit
 
     def lift(self, cell: str) -> None:
-        self.hand.append(self.stacks[cell].pop())
+        unit = self.unit(cell)
+        del self.stacks[cell][len(self.stacks[cell]) - len(unit):]
+        self.hand.append(unit)
 
     def place(self, cell: str, stock: str, piece: str | None = None) -> None:
-        """Put down ``piece`` (from the hand if it is there, else from the stock), or the
-        piece lifted last, or one from the stock."""
+        """Put down ``piece`` (from the hand if it is there, else from the stock; a figure
+        is its pieces joined by ``+``, ``turn_pieces``), or what was lifted last, or a
+        piece from the stock."""
         if piece is not None:
-            if piece in self.hand:
-                self.hand.reverse()
-                self.hand.remove(piece)  # the one lifted last of its kind
-                self.hand.reverse()
+            unit = tuple(piece.split("+")) if self.whole else (piece,)
+            # the one lifted last of its kind (a figure: of its base)
+            for k in range(len(self.hand) - 1, -1, -1):
+                if self.hand[k][:1] == unit[:1]:
+                    del self.hand[k]
+                    break
         else:
-            piece = self.hand.pop() if self.hand else stock
-        self.stacks.setdefault(cell, []).append(piece)
+            unit = self.hand.pop() if self.hand else (stock,)
+        self.stacks.setdefault(cell, []).extend(unit)
+
+    def settle(self, after: dict[str, tuple[str, ...]]) -> None:
+        """A game of figures: pieces moved between rods unseen (a swap, a draw) are
+        where the turn put them."""
+        if self.whole:
+            for cell, stack in self.stacks.items():
+                if stack and after.get(cell):
+                    stack[:] = after[cell]
 
     def pieces(self, cell: str) -> tuple[str, ...]:
         return tuple(self.stacks.get(cell, ()))
@@ -288,7 +324,8 @@ class Player:
         self.answering = True
         try:
             while self.board.prompt is not None and not self.result.off:
-                self._answer(self.board.prompt)
+                if not self._answer(self.board.prompt):
+                    break
         finally:
             self.answering = False
 
@@ -322,7 +359,10 @@ class Player:
             return None
         return decisions.Turn(out)
 
-    def _answer(self, prompt: Prompt) -> None:
+    def _answer(self, prompt: Prompt) -> bool:
+        """Answer ``prompt``; False when the player carries on with the turn in hand first
+        (asked a later decision of a turn they are not making: a capture's attack choice
+        after touching the enemy while holding their own piece)."""
         k = len(self.result.committed)
         true = self.done[k] if k < len(self.done) else self.doing
         want = true if k < len(self.done) else "none"
@@ -335,6 +375,11 @@ class Player:
                 want = true
             elif len(words) > 1 and made < len(words) and words[made] in prompt.options:
                 want = words[made]
+            asked = decisions.text(tracker.state, Turn(tracker.state.move_stack[
+                tracker.turn_start:])).split(" ") if made else []
+            if self.hands.hand and not tracker.no_turn and asked \
+                    and asked != words[:len(asked)]:
+                return False
         if want not in prompt.options:
             self.result.off = (f"ply {k + 1}: asked {prompt.options}, played {want!r}")
             return
@@ -347,6 +392,7 @@ class Player:
         self.handle(self.board.choose(want, self.t))
         if self.board.prompt is prompt and not self.result.off:
             self.result.off = f"ply {k + 1}: the answer {want!r} to {prompt.options} was refused"
+        return True
 
     # --- hands
 
@@ -378,7 +424,7 @@ class Player:
         (the touch then looks like the start of that turn)."""
         rng = self.enemy_rng
         enemy = sorted(c for c, p in self.hands.stacks.items()
-                       if p and not p[-1].startswith(player) and c not in avoid)
+                       if p and not self.hands.owner(c).startswith(player) and c not in avoid)
         if not enemy:
             return None
         if rng.random() < 0.7:
@@ -387,7 +433,7 @@ class Player:
                 seq = state.clone()
                 decisions.push(seq, turn)
                 after = seq.physical()
-                taken |= {c for c in enemy if after.get(c, ())[-1:] != (self.hands.stacks[c][-1],)}
+                taken |= {c for c in enemy if not self.hands.stays(c, after.get(c, ()))}
             if taken:
                 return rng.choice(sorted(taken))
         return rng.choice(enemy)
@@ -412,10 +458,13 @@ class Player:
             dst = self.rng.choice(cells)
             if src is None or dst == src:
                 return
+            if self.hands.whole and self.hands.stacks.get(dst):
+                continue  # a figure does not stand on another
             stacks = {c: list(p) for c, p in self.hands.stacks.items()}
-            piece = stacks[src].pop()
+            unit = self.hands.unit(src)
+            del stacks[src][len(stacks[src]) - len(unit):]
             lifted = self._picture({c: tuple(p) for c, p in stacks.items() if p})
-            stacks.setdefault(dst, []).append(piece)
+            stacks.setdefault(dst, []).extend(unit)
             if lifted in finals or self._picture(
                     {c: tuple(p) for c, p in stacks.items() if p}) in finals:
                 continue
@@ -451,7 +500,8 @@ class Player:
             else None
         # While holding a piece, a player straightens only their own pieces (an enemy
         # piece lifted then could as well be a capture).
-        own = {c for c, p in self.hands.stacks.items() if p and p[-1].startswith(player)}
+        own = {c for c, p in self.hands.stacks.items() if p
+               and self.hands.owner(c).startswith(player)}
         erng = self.enemy_rng
         enemy_at = erng.randrange(1, len(ops)) \
             if len(ops) > 1 and erng.random() < mix.touch_enemy else None
@@ -470,12 +520,14 @@ class Player:
         before = state.physical()
         decisions.push(state, move)
         after = state.physical()
+        self.hands.settle(after)
         for cell in sorted(self.hands.stacks):
             # A piece that leaves the game (onto a Telec drop pad) is taken off the board.
             while not self.result.off and \
                     len(self.hands.stacks[cell]) > len(after.get(cell, ())):
                 self.lift(cell)
         self.hands.hand.clear()  # taken pieces and returned stones go off the board
+        self.handle([])  # a question left until the turn was carried out
         stacks = {c: tuple(p) for c, p in self.hands.stacks.items() if p}
         if not self.result.off and stacks != state.physical():
             raise AssertionError(f"the simulated hands left {stacks}, not {state.physical()}")

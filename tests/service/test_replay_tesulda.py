@@ -173,9 +173,21 @@ def test_the_opponent_starting_to_move_declines_what_is_open():
               ev(3.5, "place", "j9")]
     out, final, _ = play(events, position(EXTRAS))
     assert moves(out) == ["c6-c9 none", "j10-j9"]
-    # committed as soon as the opponent's own figure is taken up
-    assert out[1]["t"] == pytest.approx(3.0, abs=0.05)
+    # committed once the opponent's own figure is set down elsewhere (taken up, it may
+    # be a touch)
+    assert out[1]["t"] == pytest.approx(3.5, abs=0.05)
     assert final["to_move"] == "light"
+
+
+def test_the_opponent_touching_a_figure_of_their_own_leaves_the_question_open():
+    """Dark lifts j10 and puts it back while light is asked about the swap and draw: a
+    touch, not dark's turn begun; light's answer still counts (the truth-checked streams
+    found the question declined at the lift)."""
+    events = [ev(1.0, "lift", "c6"), ev(1.5, "place", "c9"), ev(3.0, "lift", "j10"),
+              ev(3.5, "place", "j10"), choose(4.0, "draw:h"), choose(5.0, "swap:s:c9>d8")]
+    out, final, _ = play(events, position(EXTRAS))
+    assert moves(out) == ["c6-c9 draw:h swap:s:c9>d8"]
+    assert [x["type"] for x in out].count("prompt") == 2 and final["to_move"] == "dark"
 
 
 def test_the_opponent_taking_the_figure_just_moved_declines_what_is_open():
@@ -186,7 +198,7 @@ def test_the_opponent_taking_the_figure_just_moved_declines_what_is_open():
               choose(5.0, "none")]
     out, final, _ = play(events, position(start))
     assert moves(out) == ["c6-c9 none", "g9xc9 none"]
-    assert out[1]["t"] == pytest.approx(3.5, abs=0.05)  # when dark's own figure left g9
+    assert out[1]["t"] == pytest.approx(4.0, abs=0.05)  # when dark's figure came to c9
     assert [x["options"] for x in out if x["type"] == "prompt"][-1] == [
         "none", "take:s", "take:ss"]
     assert final["position"]["c9"][0] == "dark-square"
