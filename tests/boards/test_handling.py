@@ -1,7 +1,7 @@
 """Ordinary handling the truth-checked streams found wrong, one hand-made case each: an enemy
 piece touched while the mover holds their own, a touch that the next player's turn could
 also explain, a capture begun with the shooter, the input ending while the next turn may
-have begun."""
+have begun, a Tesulda enemy figure touched while the mover holds their own."""
 
 import rules
 from boards.hints import plan
@@ -151,3 +151,16 @@ def test_input_ending_after_the_next_players_silent_step_asks_which_step():
     assert tracker.flush(5.0) == [Committed(5.0, 7, "yellow", "a2-b2"),
                                   Prompt(5.0, ["l11-k11", "l11-l10", "none"])]
     assert moves(tracker.choose("l11-l10", 6.0)) == ["l11-l10"]
+
+
+def test_a_tesulda_enemy_touched_while_holding_ones_figure_is_no_capture():
+    """Light lifts d4's figure, then lifts dark's d7 and puts it back: exactly what d4xd7
+    shows, so the attack choice is asked; light's figure then comes down on d5 (found by
+    the Tesulda truth streams). The decisions taken are dropped and d4-d5 is committed;
+    nothing is left asked."""
+    state = rules.from_position("tesulda", "light:e1=Skh,d4=Sss dark:d7=Ssc,j10=Skh pool: light")
+    tracker = Tracker(state)
+    out = feed(tracker, [("d4", False), ("d7", False), ("d7", True)])
+    assert out == [Prompt(2.0, ["none", "take:c", "take:cs", "take:s"])]
+    assert tracker.change("d5", True, 5.0) == [Committed(5.0, 1, "light", "d4-d5")]
+    assert tracker.prompt is None and tracker.state.to_move == "dark"
