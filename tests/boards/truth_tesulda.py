@@ -74,8 +74,8 @@ def legal(state: rules.GameState, text: str) -> bool:
         if not s.is_legal(move):
             return False
         s.push(move)
-        got = naive.key(*naive.snapshot(s))
-        return any(naive.key(b, p) == got for b, p in results)
+        got = naive.snapshot(s)
+        return any((b, +p) == (got[0], +got[1]) for b, p in results)  # (+: no zero counts)
 
     words = text.split(" ")
     frm, sep, to = words[0].partition("x" if "x" in words[0] else "-")
