@@ -169,6 +169,8 @@ class Tracker:
         self.held_board: dict[str, Hashable] | None = None
         self.since_held: list[tuple[list[tuple[str, Hashable]], float]] = []
         self.held_for: set[str] = set()  # the waiting turns that board is held for
+        # The scans' changes this turn: (batch number, time, changes, what they replaced).
+        self.batches: list[tuple[int, float, list[tuple[str, Hashable]], dict]] = []
         self._alive: list[Candidate] = []
         self.player = self.state.to_move
         self.turn_start = len(self.state.move_stack)
@@ -327,6 +329,7 @@ class Tracker:
         self.lifting = all(self._taken(cell, value) for cell, value in changes)
         self.batch_cells = [cell for cell, _ in changes]
         self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
+        self.batches.append((self.batch, t, *self._batch))
         if self.held_board is not None:
             self.since_held.append((list(changes), t))
         for cell, value in changes:
@@ -615,6 +618,10 @@ class Tracker:
                 # waiting shows nothing put down, and the mover, whose pieces may still be
                 # in hand, touched one of their own.
                 return []
+            if fits and self._put_back(waiting) and any(c not in waiting for c in alive):
+                # A piece touched meanwhile put back: the longer turn and the next one are
+                # both still under way, as before it was lifted.
+                return []
             # (Turns of several decisions keep to the rule above: a Telec bump is asked.)
             if fits and self.state.TURN_DECISIONS == 1 and (alive or self.lifting) and (
                     self.lifting or not any(nexts[c.text].complete_turns() for c in fits)):
@@ -636,9 +643,21 @@ class Tracker:
                 # next turn's.
                 return self._commit_held(t) if len(waiting) == 1 else self._ask(waiting, t)
             self.held_board = None
+            if len(fits) == 1 and len(fits[0].ways) == 1:
+                # A turn of several decisions done: the changes since are read again, in
+                # order, as the next turn's (one done meanwhile unseen, a Telec step onto
+                # an own piece, then waits in turn, or is asked about).
+                return self._commit_since(fits[0], t)
             if fits:
                 self.pending = []
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
+            if not alive and len(waiting) == 1 and len(waiting[0].ways) <= 1 and \
+                    self._later_turns_made(waiting[0]):
+                # The board fits no turn begun from the waiting one as it shows now, but
+                # the changes since it was done, read in order, are the next player's
+                # turn and the one after (the next turn done unseen: a step onto an own
+                # piece, no clock pressed): the waiting turn was done.
+                return self._commit_since(waiting[0], t)
         if not alive:
             if not self.lifting and not self.prompt and any(
                     self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
@@ -676,6 +695,12 @@ class Tracker:
         self.pending = complete
         return []
 
+    def _put_back(self, waiting: list[Candidate]) -> bool:
+        """The last scan only put pieces back where the ``waiting`` turns change nothing:
+        each cell it changed shows what it showed when the turn began."""
+        return all(self.current[c] == self.before[c] and
+                   not any(c in w.final for w in waiting) for c in self.batch_cells)
+
     def _own_taken(self) -> bool:
         """The pieces the last scan took up are the mover's own (piece names begin with
         their owner's name: ``red-3``, ``yellow-block``)."""
@@ -701,6 +726,40 @@ class Tracker:
         for changes, _ in since:
             events += self.changes(changes, t)
         return events
+
+    def _since_pending(self) -> tuple[dict[str, Hashable], list[tuple[list, float]]]:
+        """The board when the waiting turn was done, and the scans' changes since."""
+        board = dict(self.current)
+        since = [(n, t, changes, prev) for n, t, changes, prev in self.batches
+                 if n > self.pending_since]
+        for _, _, _, prev in reversed(since):
+            board.update(prev)
+        return board, [(changes, t) for _, t, changes, _ in since]
+
+    def _later_turns_made(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, would the changes since it was done, read in order from
+        the board then, leave the following turns consistent (a turn in progress, done,
+        or asked about) where they left this one with none?"""
+        state = self.state.clone()
+        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        board, since = self._since_pending()
+        if not since:
+            return False
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
+        nxt.current = board
+        nxt._start_turn()
+        for changes, t in since:
+            nxt.changes(changes, t)
+        return bool(nxt.prompt or nxt._alive or nxt.either or not nxt.differing)
+
+    def _commit_since(self, cand: Candidate, t: float) -> list[Event]:
+        """Commit the waiting ``cand`` as of the board when it was done, then read the
+        changes since as the following turns'."""
+        board, since = self._since_pending()
+        for cell, hist in list(self.history.items()):
+            self.history[cell] = [(n, v) for n, v in hist if n <= self.pending_since]
+        self.held_board, self.since_held = board, since
+        return self._commit_held(t, cand)
 
     def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
         """Could an unfinished turn still grow out of what has been done so far?

@@ -213,3 +213,44 @@ def test_an_entry_bump_made_while_the_last_step_still_waited_is_asked_after_it()
     assert [e.move for e in events if isinstance(e, Committed)] == ["a5-d1"]
     assert tr.prompt.options == ["5", "6", "none"]
     assert [e.move for e in tr.choose("6", 6.0) if isinstance(e, Committed)] == ["roll ace 6"]
+
+
+def test_a_touch_put_back_while_a_step_waits_and_a_bump_is_under_way_commits_neither():
+    """Red's stack left a5: a5-a4 onto its own 6 (unseen) is complete, and blue's 3 on d1
+    lifted may be red bumping it (a5-d1) or blue's next turn. Red then touched d5 and put
+    it back: that was taken for the next turn going on and a5-a4 was committed. Now both
+    wait; red's stack put on d1 leaves the two the sensors cannot tell apart (blue may
+    have touched d1), asked at red's press."""
+    tr = tracker("d1=b3,a4=r6,d4=b6,a5=r31,d5=r5 blue:112234455:1 red:1234456:1 red turn")
+    events = feed(tr, [("a5", False), ("d1", False), ("d5", False), ("d5", True),
+                       ("d1", True)])
+    assert not any(isinstance(e, Committed) for e in events)
+    assert {c.text for c in tr.pending} == {"a5-a4", "a5-d1"}
+    assert tr.press("clock", 9.0, "red")[-1].options == ["a5-a4", "a5-d1"]
+    assert [e.move for e in tr.choose("a5-d1", 10.0) if isinstance(e, Committed)] == ["a5-d1"]
+
+
+def test_a_step_waiting_then_an_unseen_step_then_the_next_turn_are_all_committed():
+    """Blue's 5 bumped red's 4 on d2 and d2 was touched; red's 3 then left c1 onto its own
+    stack on b1 (unseen), and blue lifted d2 again and put it on d3. Two turns after the
+    one waiting: the board fitted no turn and stalled. Read in order since d1-d2 was done,
+    the changes are red's step and blue's."""
+    tr = tracker("b1=r64,c1=r3,d1=b5,d2=r4,d4=r31,a5=r6,b5=b1 blue:1223344566:0 red:12255:0 "
+                 "blue turn")
+    events = feed(tr, [("d1", False), ("d2", False), ("d2", True), ("d2", False),
+                       ("d2", True), ("c1", False), ("d2", False), ("d3", True)])
+    assert [e.move for e in events if isinstance(e, Committed)] == ["d1-d2", "c1-b1", "d2-d3"]
+
+
+def test_an_unseen_step_then_an_entry_on_the_cell_it_left_is_asked_not_taken_for_a_step():
+    """Blue bumped red's 4 on a5 from d1; red's 1 left c1 (onto its own 2 on b1, unseen),
+    then a pyramid was put on d1 (blue's tile for a 5). That is red c1-b1 and blue's entry,
+    or red c1-d1: the sensors cannot tell, so it is asked. It was committed as c1-d1."""
+    tr = tracker("b1=r2,c1=r1,d1=b6,b2=r2,d2=r5,d4=b6,a5=r4 blue:1122334455:0 red:1334566:0 "
+                 "blue turn")
+    events = feed(tr, [("d1", False), ("a5", False), ("a5", True), ("c1", False),
+                       ("d1", True)])
+    assert [e.move for e in events if isinstance(e, Committed)] == ["d1-a5"]
+    assert tr.prompt.options == ["c1-b1", "c1-d1"]
+    assert [e.move for e in tr.choose("c1-b1", 9.0) if isinstance(e, Committed)] == ["c1-b1"]
+    assert tr.prompt.options == ["1", "2", "3", "4", "5"]  # blue's entry on d1: its size
