@@ -179,6 +179,7 @@ class Tracker:
         self.no_turn = False  # the question open may be answered: no unseen turn was made
         self.asked: list[Candidate] = []  # the turns the open question is about
         self.asked_batch = 0  # the last batch of changes before it was asked
+        self.asked_board: dict[str, Hashable] = {}  # what the sensors showed when it was
         # The turn's visible part is done; the decisions asked now are the position's.
         self.after_visible = False
         self._after_declining: tuple[int, Tracker | None] | None = None
@@ -612,13 +613,13 @@ class Tracker:
                 # Two histories the sensors cannot tell apart: this turn went on (or a
                 # piece was put back), or it was done and the next one began.
                 return self._ask([*fits, *complete], t, declinable=not complete)
-            if fits and self.lifting and (any(c not in waiting for c in alive) or (
+            if fits and self.lifting and (any(c not in fits for c in alive) or (
                     not any(c.takes or c.lift for c in waiting) and self._own_taken())):
                 # A piece taken up: a longer turn may be under way (a bump), or the turn
                 # waiting shows nothing put down, and the mover, whose pieces may still be
                 # in hand, touched one of their own.
                 return []
-            if fits and self._put_back(waiting) and any(c not in waiting for c in alive):
+            if fits and self._put_back(waiting) and any(c not in fits for c in alive):
                 # A piece touched meanwhile put back: the longer turn and the next one are
                 # both still under way, as before it was lifted.
                 return []
@@ -1028,6 +1029,7 @@ class Tracker:
                 options.append(NONE)
             self.prompt = Prompt(t, options)
             self.questioned = True
+            self.asked_board = dict(self.current)
             return [*out, self.prompt]
 
     def _answer(self, value: str, t: float) -> list[Event]:
@@ -1075,6 +1077,8 @@ class Tracker:
         player asked instead of the unseen one they were asked about, or the next turn
         begun once the question is declined (it is then read as part of that turn). After
         the visible part of the turn, see :meth:`_while_choosing`."""
+        if self.prompt is not None and self.current == self.asked_board:
+            return []  # a piece touched since it was asked, put back: it stays open
         if self.after_visible:
             return self._while_choosing(t)
         if self.prompt is None or NONE not in self.prompt.options or not any(

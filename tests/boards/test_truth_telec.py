@@ -254,3 +254,29 @@ def test_an_unseen_step_then_an_entry_on_the_cell_it_left_is_asked_not_taken_for
     assert tr.prompt.options == ["c1-b1", "c1-d1"]
     assert [e.move for e in tr.choose("c1-b1", 9.0) if isinstance(e, Committed)] == ["c1-b1"]
     assert tr.prompt.options == ["1", "2", "3", "4", "5"]  # blue's entry on d1: its size
+
+
+def test_a_touch_of_the_next_turns_piece_while_an_unseen_entry_is_asked_leaves_it_open():
+    """Red stepped a1-a2 while blue's turn was not seen: blue is asked what it rolled
+    (null: a stack on its own 4 on b5), then the size. Touching red's pyramid on a2
+    meanwhile was taken for red's turn going on and the size declined: ``roll null none``."""
+    tr = tracker("a1=r3,d3=b3,b5=b4 blue:1122345566:0 red:1122445566:1 blue turn",
+                 layout_blind=True)
+    assert feed(tr, [("a1", False), ("a2", True)])[-1].options == ["null", "4", "none"]
+    assert tr.choose("null", 5.0)[-1].options == ["1", "2", "3", "none"]
+    assert feed(tr, [("a2", False), ("a2", True)]) == []
+    assert [e.move for e in tr.choose("3", 9.0) if isinstance(e, Committed)] == [
+        "roll null 3", "a1-a2"]
+
+
+def test_the_bumping_piece_lifted_again_is_not_taken_for_the_next_turn_beginning():
+    """Red's 4 bumped blue's 2 on d3 (d2-c2, onto its own 6 unseen, also fits), then d3 was
+    lifted again: red still holding it, or blue taking up its own 2 after d2-c2. It was
+    committed as d2-c2; it waits, and once d3 is back the two are asked."""
+    tr = tracker("a1=b6,d1=b5,a2=r4,c2=r6,d2=r4,a3=b1,d3=b2,a4=b3,d5=r1 blue:1234456:0 "
+                 "red:12233556:0 red turn")
+    events = feed(tr, [("d2", False), ("d3", False), ("d3", True), ("d3", False),
+                       ("d3", True), ("a3", False)])
+    assert not any(isinstance(e, Committed) for e in events)
+    assert tr.prompt.options == ["d2-c2", "d2-d3"]
+    assert [e.move for e in tr.choose("d2-d3", 9.0) if isinstance(e, Committed)] == ["d2-d3"]

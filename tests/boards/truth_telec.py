@@ -11,6 +11,8 @@ an own piece, a pass):
   stepping into the Center Zone put on its drop pad and taken away, or (on the board
   without the drop sensor) just taken away;
 - touches pieces (lifts one and puts it back) before, during and after a turn;
+- now and then, between turns, puts a pyramid on a tile where no turn puts it (garbage)
+  and, after a while, back where it was;
 - presses the clock after turns (its own side, or one shared button), always after a
   turn the sensors cannot see;
 - answers each question with the true decision, sometimes late (after a touch, seconds
@@ -120,9 +122,10 @@ def faces(state: rules.GameState, turn: Turn) -> list[tuple[str, str]]:
 
 @dataclass
 class Mix(truth.Mix):
-    """How a stream's player handles the pieces (``tests/boards/truth.py``; no garbage
-    yet), and on the board without a drop sensor how often a piece entering the Center
-    Zone is put in the hole before it is taken away (no sensor sees it either way)."""
+    """How a stream's player handles the pieces (``tests/boards/truth.py``: touches,
+    presses, late answers, garbage put right), and on the board without a drop sensor how
+    often a piece entering the Center Zone is put in the hole before it is taken away (no
+    sensor sees it either way)."""
 
     drop_pad: float = 1.0
 
@@ -282,6 +285,39 @@ class Player:
             return "none"
         return tracker.state.move_str(true[len(asked)])
 
+    def garbage(self, state: rules.GameState) -> None:
+        """Put the top pyramid of a piece on another tile where no turn of the side to move
+        puts one (nor seems to, half done), wait (the error may show), and put it back."""
+        if self.tracker.prompt is not None or len(self.tracker.turns()) < len(self.turns):
+            return  # the player waits until the board has taken the last turn
+        finals = set()
+        for turn in decisions.completions(state, state.to_move):
+            decisions.push(state, turn)
+            finals.add(self._picture(state.physical()))
+            decisions.pop(state, turn)
+        tiles = [c for c in state.GEOMETRY.names if c != "cz"]
+        for _ in range(20):
+            src, dst = self._any_cell(), self.rng.choice(tiles)
+            if src is None or dst == src:
+                return
+            stacks = {c: list(p) for c, p in self.stacks.items() if p}
+            piece = stacks[src].pop()
+            lifted = self._picture(stacks)
+            stacks.setdefault(dst, []).append(piece)
+            if lifted in finals or self._picture(stacks) in finals:
+                continue
+            self.result.log.append("garbage:")
+            self.act("lift", src)
+            self.act("place", dst)
+            self.wait(0.2, 2.5)  # the error may show meanwhile
+            self.act("lift", dst)
+            self.act("place", src)
+            return
+
+    def _picture(self, stacks: dict) -> frozenset:
+        """The tiles a presence sensor sees occupied."""
+        return frozenset(c for c, p in stacks.items() if p and c in self.layout.cell_sensor)
+
     def touch(self, cell: str | None) -> None:
         if cell is not None:
             self.act("lift", cell)
@@ -299,6 +335,8 @@ class Player:
         unchanged; returns the cells it changed."""
         mix, rng = self.mix, self.rng
         player = state.to_move
+        if rng.random() < mix.garbage:
+            self.garbage(state)
         if rng.random() < mix.touch:
             near = sorted(c for c in last if self.stacks.get(c))
             self.touch(rng.choice(near) if near and rng.random() < mix.touch_last
