@@ -65,6 +65,24 @@ def in_hand(tracker: Tracker) -> str:
     return f"In hand: {n}, lifted from {', '.join(sources)}"
 
 
+def decided(tracker: Tracker) -> dict[str, tuple[str, ...]] | None:
+    """The position the decisions of the turn in progress lead to (a Tesulda figure that
+    has taken pieces), while some are made; else None."""
+    state = tracker.state
+    return state.physical() if len(state.move_stack) > tracker.turn_start else None
+
+
+def pieces_shown(tracker: Tracker, cell: str, now: dict[str, tuple[str, ...]] | None
+                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a view shows on ``cell``, and what of it is in hand: the position ``now``
+    (:func:`decided`) where the sensor agrees with it, else the tracker's reading."""
+    if now is not None:
+        pieces = now.get(cell, ())
+        if tracker.observe(pieces) == tracker.current[cell]:
+            return pieces, ()
+    return tracker.pieces_now(cell)
+
+
 def not_your_turn(tracker: Tracker) -> str | None:
     """A piece of the side not to move is off its cell and no turn explains it."""
     state = tracker.state
@@ -127,6 +145,27 @@ def error_words(tracker: Tracker) -> str | None:
         return None
     return ("No move leaves the board like this. To put it right: "
             f"{fix_words(tracker.error.cells)}.")
+
+
+def question(state: rules.GameState, options: list[str] | None) -> dict:
+    """The open question in words: ``question`` (its heading) and ``options``, each
+    ``{"value", "text", "pieces"}`` (the answer sent back, its words, the pieces it
+    takes or gives, drawn on its button)."""
+    if options is None:
+        return {"question": None, "options": None}
+    legal = set(state.legal_moves())
+    words = []
+    for value in options:
+        try:
+            move = state.parse_move(value)
+        except rules.RulesError:
+            move = None
+        if move is None or move not in legal:  # a whole turn: its notation says it
+            return {"question": "Which move?",
+                    "options": [{"value": v, "text": v, "pieces": []} for v in options]}
+        text, pieces = state.decision_words(move)
+        words.append({"value": value, "text": text, "pieces": list(pieces)})
+    return {"question": state.question(), "options": words}
 
 
 def restore_steps(state: rules.GameState, move_text: str) -> list[str]:

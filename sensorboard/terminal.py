@@ -16,11 +16,18 @@ def _bg(rgb: tuple[int, int, int]) -> str:
     return f"\x1b[48;2;{r};{g};{b}m"
 
 
-def symbol(pieces: tuple[str, ...], present: bool) -> str:
+def symbol(pieces: tuple[str, ...], present: bool, players: tuple[str, ...] = ()) -> str:
+    """A cell in two characters. A figure (``players`` given: a game of figures) is its
+    base's letter, upper case for the first player, and how many pieces it carries:
+    ``S3`` a light square base with three pieces, ``t2`` a dark triangle with two."""
     if not present:
         return "."
     if not pieces:
         return "?"
+    if players and pieces[0] != "?":
+        owner, _, base = pieces[0].partition("-")
+        letter = base[:1].upper() if owner == players[0] else base[:1].lower()
+        return f"{letter}{len(pieces) - 1}"
     top = pieces[-1]
     letter = top[0].upper() if not top.endswith(("rank", "block")) else top[0].lower()
     return letter + ("+" if len(pieces) > 1 else "")
@@ -34,6 +41,8 @@ def render(service: BoardService, color: bool = True) -> str:
     ys = sorted({c.y for c in geometry.cells}, reverse=True)
     at = {(c.x, c.y): c.name for c in geometry.cells}
     labels = geometry.coordinates()
+    figures = tracker.state.PLAYERS if tracker.state.FIGURES else ()
+    now = guidance.decided(tracker)
     lines = []
     for y in ys:
         row = [f"{labels['ranks'].get(y, ''):>2} "]
@@ -42,8 +51,8 @@ def render(service: BoardService, color: bool = True) -> str:
             if name is None:
                 row.append("   ")
                 continue
-            on_board, _ = tracker.pieces_now(name)
-            text = f" {symbol(on_board, tracker.occupied(name)):<2}"
+            on_board, _ = guidance.pieces_shown(tracker, name, now)
+            text = f" {symbol(on_board, tracker.occupied(name), figures):<2}"
             role = service.frame.get(name)
             if color and role:
                 text = _bg(service.palette[role]) + text + RESET
@@ -71,7 +80,12 @@ def render(service: BoardService, color: bool = True) -> str:
     if advice:
         lines.append(advice["text"])
     if tracker.prompt:
-        lines.append("question: " + " | ".join(tracker.prompt.options))
+        asked = guidance.question(state, tracker.prompt.options)
+        if all(o["text"] == o["value"] for o in asked["options"]):
+            lines.append("question: " + " | ".join(tracker.prompt.options))
+        else:  # the answers in words, each with what to type
+            lines.append(f"question: {asked['question']}")
+            lines += [f"  choose {o['value']}  ({o['text']})" for o in asked["options"]]
     return "\n".join(lines)
 
 
@@ -87,6 +101,11 @@ def sides(state) -> list[str]:
             parts.append(f"captured {captured[player]}")
         if parts:
             out.append(f"{player}: {', '.join(parts)}")
+    pool = state.pool()
+    if pool is not None:
+        counts = {p: pool.count(p) for p in dict.fromkeys(pool)}
+        out.append("removed pool: " + (", ".join(f"{n} x {p}" for p, n in counts.items())
+                                       or "empty"))
     return out
 
 

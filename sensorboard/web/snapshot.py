@@ -20,11 +20,7 @@ def cell_view(service: BoardService, name: str, shown: list,
     progress lead to (a Tesulda figure that has taken pieces), shown where the sensors
     agree with it."""
     tracker = service.tracker
-    now = decided.get(name, ()) if decided is not None else None
-    if now is not None and tracker.observe(now) == tracker.current[name]:
-        on_board, in_hand = now, ()
-    else:
-        on_board, in_hand = tracker.pieces_now(name)
+    on_board, in_hand = guidance.pieces_shown(tracker, name, decided)
     role = service.frame.get(name)
     led = list(shown[service.layout.cell_led[name]])
     view = {
@@ -45,7 +41,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
     tracker = service.tracker
     state = tracker.state
     shown = service.strip.shown()
-    decided = state.physical() if len(state.move_stack) > tracker.turn_start else None
+    decided = guidance.decided(tracker)
     cells = {name: cell_view(service, name, shown, decided) for name in state.GEOMETRY.names}
     moves = tracker.turns()
     outcome = outcome_json(state)
@@ -71,7 +67,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "cells": cells,
         "in_hand": sorted(c for c, v in cells.items() if v["in_hand"]),
         "prompt": list(tracker.prompt.options) if tracker.prompt else None,
-        **question_json(state, tracker.prompt.options if tracker.prompt else None),
+        **guidance.question(state, tracker.prompt.options if tracker.prompt else None),
         "figures": state.FIGURES,
         "pool": state.pool(),
         "setup": setup_json(tracker),
@@ -82,27 +78,6 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "buttons": tracker.buttons(),
         "rolled": tracker.rolled,
     }
-
-
-def question_json(state: rules.GameState, options: list[str] | None) -> dict:
-    """The open question in words: ``question`` (its heading) and ``options``, each
-    ``{"value", "text", "pieces"}`` (the answer sent back, its words, the pieces it
-    takes or gives, drawn on its button)."""
-    if options is None:
-        return {"question": None, "options": None}
-    legal = set(state.legal_moves())
-    words = []
-    for value in options:
-        try:
-            move = state.parse_move(value)
-        except rules.RulesError:
-            move = None
-        if move is None or move not in legal:  # a whole turn: its notation says it
-            return {"question": "Which move?",
-                    "options": [{"value": v, "text": v, "pieces": []} for v in options]}
-        text, pieces = state.decision_words(move)
-        words.append({"value": value, "text": text, "pieces": list(pieces)})
-    return {"question": state.question(), "options": words}
 
 
 def setup_json(tracker) -> str | None:
