@@ -39,6 +39,12 @@ def in_hand(tracker: Tracker) -> str:
     """
     if not tracker.differing or tracker.restoring:  # after a take-back the steps say it
         return ""
+    now = decided(tracker)
+    if now is not None and tracker.after_visible:  # only the questions are left
+        held = [(cell, pieces_shown(tracker, cell, now)[1]) for cell in tracker.differing]
+        words = [f"{pieces_words(p).removeprefix('the ')} from {cell}"
+                 for cell, p in sorted(held) if p]
+        return "In hand: " + ", ".join(words) if words else ""
     start = now = 0
     certain: list[str] = []
     held_count = 0

@@ -3,6 +3,8 @@ choice, swap and draw asked in words on buttons, and a setup entered before the 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -12,11 +14,14 @@ from hardware.clock import RealClock
 from rules.tesulda_setup import default_setup_text
 from sensorboard.service import BoardService
 from sensorboard.web.server import Board, WebSession
-from tests.web.conftest import Server
+from tests.web.conftest import ROOT, Server
+
+PICTURE = ROOT / "docs" / "tesulda-page.png"
 
 # light's d6 (a square base with two squares: straight 3) takes dark's d9 in dark's
 # starting zone, next to light's e8: the attack choice, then a swap or a draw.
-CAPTURE = "light:a1=Skh,d6=Sss,e8=Sss dark:d9=Ccc,j10=Skh pool: light"
+CAPTURE = ("light:a1=Skh,b2=Tcs,c1=Sssd,d6=Sss,e8=Sss,g2=Cczh,h1=Ccdh "
+           "dark:a10=Sssh,b9=Tcs,d9=Ccc,f10=Cczh,g9=Tcs,h10=Ccdh,j10=Skh pool: light")
 
 
 def served(position: str) -> Server:
@@ -67,7 +72,14 @@ def test_a_capture_and_its_choices_played_by_clicking_worded_buttons(capture_ser
         "Take nothing (its pieces go to the removed pool)", "Take circle", "Take two circles"])
     expect(page.get_by_role("button", name="Take two circles")
            .locator('svg[data-piece="circle"]')).to_have_count(2)
+    page.locator("#connection").evaluate("n => n.textContent = ''")
+    page.mouse.move(990, 750)  # no cell name over the board
+    expect(page.locator("#tip")).to_have_attribute("visibility", "hidden")
     page.screenshot(path=str(artifacts / "tesulda-attack.png"))
+    # docs/tesulda-page.png in docs/rules/tesulda.md: replaced only when asked
+    # (UPDATE_SCREENSHOT=1) or when missing, as the README's screenshot
+    if os.environ.get("UPDATE_SCREENSHOT") == "1" or not PICTURE.exists():
+        PICTURE.write_bytes((artifacts / "tesulda-attack.png").read_bytes())
     page.get_by_role("button", name="Take circle", exact=True).click()
 
     expect(question).to_have_text("Swap pieces with a neighbour, or draw from the removed "
@@ -79,6 +91,7 @@ def test_a_capture_and_its_choices_played_by_clicking_worded_buttons(capture_ser
     expect(cell(page, "d9")).to_have_attribute(
         "aria-label", "d9: light square base with circle, square, square")
     expect(page.locator("#pool li")).to_have_text(["1 × circle"])
+    expect(page.locator("#hand")).to_have_text("")  # the captured figure is off the game
     page.screenshot(path=str(artifacts / "tesulda-extras.png"))
     page.get_by_role("button", name="No swap or draw: end the turn").click()
 

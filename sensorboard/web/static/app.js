@@ -278,7 +278,7 @@ function rodSpots(n, r) {
   const out = [];
   rows.forEach((k, row) => {
     const y = rows.length === 1 ? 0 : (row ? 1 : -1) * r * 1.2;
-    for (let i = 0; i < k; i++) out.push([(i - (k - 1) / 2) * r * 2.3, y]);
+    for (let i = 0; i < k; i++) out.push([(i - (k - 1) / 2) * r * 2.15, y]);
   });
   return out;
 }
@@ -290,7 +290,7 @@ function drawFigure(entry, list, inHand) {
   const shape = FIGURE_BASES.includes(rest.join("-")) ? rest.join("-") : "circle";
   const cls = `piece base${inHand ? " in-hand" : ""}`;
   const R = 0.4 * U;
-  shapeOf(shape, 0, shape === "triangle" ? -0.04 * U : 0, shape === "square" ? R * 0.98 : R,
+  shapeOf(shape, 0, shape === "triangle" ? -0.04 * U : 0, shape === "square" ? R * 1.12 : R,
     { fill: PIECE_COLOURS[owner] || hashColour(owner), class: cls, "data-owner": owner,
       "data-base": shape }, pieces);
   if (unknown) {
@@ -299,7 +299,7 @@ function drawFigure(entry, list, inHand) {
     return;
   }
   const kinds = list.slice(1).filter((p) => p !== "?");
-  const r = kinds.length > 3 ? 0.085 * U : 0.1 * U;
+  const r = kinds.length > 3 ? 0.095 * U : 0.11 * U;
   const dy = shape === "triangle" ? 0.12 * U : 0;
   rodSpots(kinds.length, r).forEach(([x, y], i) => {
     shapeOf(kinds[i], x, y + dy, r, { fill: FIGURE_PIECES[kinds[i]] || hashColour(kinds[i]),
