@@ -319,9 +319,9 @@ def cmd_run(args) -> int:
     from sensorboard.live import run_live
 
     settle_run_options(args)
-    if args.setup and args.web:
-        raise UsageError("--setup: with --web, enter the setup on the page (its Setup box, "
-                         "before the first move)")
+    if args.setup and args.demo:
+        raise UsageError("--setup: the demo plays its game from the default setup; give one "
+                         "of them")
     read_setup(args)
     if not args.web:
         return run_live(args, _layout(args))

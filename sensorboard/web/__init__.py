@@ -13,6 +13,7 @@ from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.systemd import Notifier
 from sensorboard.web.server import (
+    ActionError,
     WebSession,
     check_bind,
     default_factory,
@@ -75,6 +76,15 @@ def _serve_board(args, layout: Layout, sock) -> int:
     settle_memory()
     session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
                          speed=args.speed, token=args.token, on_step=on_step)
+    # --setup FILE (read and checked already): entered as on the page, before the first move
+    setup = next((pair.partition("=")[2] for pair in args.option
+                  if pair.partition("=")[0].strip() == "setup"), None)
+    if setup is not None:
+        try:
+            session.set_up(setup)
+        except ActionError as e:
+            session.close()
+            raise WebError(f"--setup: {e.message}") from None
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"records in {args.records}/")
 

@@ -234,3 +234,29 @@ def test_run_reads_setup_commands_from_the_terminal(tmp_path):
             "move") in out
     record = next(tmp_path.glob("*tesulda*.txt")).read_text()
     assert "light:a1=Sssz" in record and "a1=Sssh" not in record.split("dark:")[0]
+
+
+def test_run_web_starts_from_the_setup_file(tmp_path, monkeypatch, capsys):
+    import socket
+
+    import sensorboard.web as web
+
+    setup = tmp_path / "setup.txt"
+    setup.write_text(light_text())
+    seen = []
+
+    async def serve(session, host, port, started, sock):  # the page, as far as it matters
+        seen.append(str(session.service.tracker.state.figure("a1")))
+        seen.append(session.snapshot()["setup"].splitlines()[0])
+
+    monkeypatch.setattr(web, "serve", serve)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    args = ["run", "--game", "tesulda", "--web", "--port", str(port), "--records",
+            str(tmp_path / "rec"), "--setup", str(setup)]
+    assert main(args) == 0, capsys.readouterr().err
+    assert seen == ["Sssz", light_text().splitlines()[0]]
+    assert main([*args, "--demo"]) == 2
+    assert capsys.readouterr().err == ("sensorboard: --setup: the demo plays its game from "
+                                       "the default setup; give one of them\n")
