@@ -335,9 +335,15 @@ def test_setup_entered_through_the_api(make_server):
     assert status == 200 and body["state"]["setup"].startswith("light a1=Sssz")
     assert body["state"]["cells"]["a1"]["pieces"] == ["light-square", "square", "square",
                                                       "trapezoid"]
-    for action, cell in (("lift", "a2"), ("place", "a5")):
-        assert srv.post(action, {"cell": cell})[0] == 200
+    assert srv.post("lift", {"cell": "a2"})[0] == 200
     deadline = time.monotonic() + 5
+    while srv.state()["cells"]["a2"]["present"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status, body = srv.post("setup", {"text": light})
+    assert status == 409 and body == {"error": "setup: a move is under way on the board; put "
+                                               "it back first"}
+    assert srv.state()["setup"] is None  # no setup box while a figure is in hand
+    assert srv.post("place", {"cell": "a5"})[0] == 200
     while srv.state()["moves"] != ["a2-a5"] and time.monotonic() < deadline:
         time.sleep(0.05)
     status, body = srv.post("setup", {"text": light})
