@@ -56,3 +56,28 @@ def test_a_press_that_does_nothing_says_why():
                                            "move on the board first.")
     assert idle_press(tracker, "clock") == ("Clock: the move on the board is not a complete "
                                             "legal turn yet.")
+
+
+def test_a_new_board_not_set_up_says_what_is_missing_and_extra():
+    """Any game: a board that differs from the start when a new game begins is put right
+    first (nothing taken for a move), named in words and on the LEDs."""
+    from boards import hints
+    from boards.layout import layout_for_game
+    from hardware.clock import VirtualClock
+    from sensorboard.guidance import advice
+    from sensorboard.replay import VirtualRun
+    from sensorboard.service import BoardService
+
+    standing = rules.new_game("tessella").physical()
+    standing["c3"] = standing.pop("e4")
+    clock = VirtualClock()
+    service = BoardService(rules.new_game("tessella"), layout_for_game("tessella"),
+                           clock=clock, backend="sim", pieces=standing)
+    out = []
+    VirtualRun(service, clock, out.append).scan_until(2.0)
+    assert advice(service) == {"kind": "setup", "text": (
+        "The board is not set up as the game starts: missing the clear piece on e4 (lit "
+        "blue); extra piece on c3 (lit red: take it off).")}
+    assert hints.plan(service.tracker, clock.now()) == {"e4": "missing", "c3": "wrong"}
+    assert [x["cells"] for x in out if x["type"] == "error"] == [{"c3": "empty", "e4": "clear"}]
+    assert in_hand(service.tracker) == ""
