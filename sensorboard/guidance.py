@@ -252,5 +252,5 @@ def press(service: BoardService, button: str,
           player: str | None = None) -> tuple[list[dict], str]:
     """Press ``button`` on ``service`` (for the clock, ``player`` is whose side; None: a
     shared button): its events, and why nothing happened if nothing did."""
-    events = service.press(button, player)
+    events = service.act("press", button, player)
     return events, "" if events else idle_press(service.tracker, button)

@@ -78,12 +78,8 @@ def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
         run = VirtualRun(service, clock, lambda item: None)
         for ev in parsed:
             run.scan_until(ev.t)
-            if ev.op == "lift":
-                service.sim_lift(ev.arg)
-            elif ev.op == "place":
-                service.sim_place(ev.arg)
-            else:
+            if ev.op not in ("lift", "place"):
                 run.catch_up()
-                service.choose(ev.arg)  # a question the board did not ask is refused
+            service.act(ev.op, ev.arg, ev.player)  # a question the board did not ask is refused
         run.settle()
     return samples

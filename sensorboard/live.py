@@ -216,19 +216,15 @@ def run_live(args, layout: Layout) -> int:
                     reading = False
                     break
                 try:
-                    if op == "lift":
-                        if service.sim_pieces(arg) == 0:
-                            print(f"sensorboard: lift {arg}: there is no piece on {arg}")
-                            continue
-                        service.sim_lift(arg)
-                        next_at = now + gap
-                        break
-                    elif op == "place":
-                        service.sim_place(arg)
+                    if op == "lift" and service.sim_pieces(arg) == 0:
+                        print(f"sensorboard: lift {arg}: there is no piece on {arg}")
+                        continue
+                    if op in ("lift", "place"):
+                        service.act(op, arg)
                         next_at = now + gap
                         break
                     elif op == "choose":
-                        view.update(service, service.choose(arg))
+                        view.update(service, service.act(op, arg))
                     elif op == "setup":
                         events, faults = enter_setup(service, arg)
                         for fault in faults:

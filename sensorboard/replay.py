@@ -16,9 +16,8 @@ import rules
 from boards.layout import Layout
 from boards.tracker import BUTTONS, quote
 from hardware.clock import VirtualClock
-from sensorboard.service import SCAN_PERIOD, BoardService
+from sensorboard.service import ACTIONS, SCAN_PERIOD, BoardService
 
-OPS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"}
 SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
 
 
@@ -65,9 +64,9 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
         if t < last_t:
             raise InputError(f"{here}: 't' goes back in time ({t} after {last_t})")
         op = item.get("op")
-        if op not in OPS:
-            raise InputError(f"{here}: 'op' must be one of {', '.join(OPS)}, got {quote(op)}")
-        key = OPS[op]
+        if op not in ACTIONS:
+            raise InputError(f"{here}: 'op' must be one of {', '.join(ACTIONS)}, got {quote(op)}")
+        key = ACTIONS[op]
         arg = item.get(key)
         if not isinstance(arg, str) or not arg:
             raise InputError(f"{here}: {op} needs '{key}' as a string, got {quote(arg)}")
@@ -147,26 +146,20 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
     for ev in events:
         run.scan_until(ev.t)
         here = f"{where}:{ev.line}"
-        if ev.op == "lift":
-            if service.sim_pieces(ev.arg) == 0:
-                raise InputError(f"{here}: lift {ev.arg}: there is no piece on {ev.arg}")
-            service.sim_lift(ev.arg)
-        elif ev.op == "place":
-            service.sim_place(ev.arg)
-        else:
-            if ev.op == "press" and ev.arg not in BUTTONS:
-                raise InputError(f"{here}: press: unknown button {quote(ev.arg)}; buttons: "
-                                 f"{', '.join(BUTTONS)}")
+        if ev.op == "lift" and service.sim_pieces(ev.arg) == 0:
+            raise InputError(f"{here}: lift {ev.arg}: there is no piece on {ev.arg}")
+        if ev.op == "press" and ev.arg not in BUTTONS:
+            raise InputError(f"{here}: press: unknown button {quote(ev.arg)}; buttons: "
+                             f"{', '.join(BUTTONS)}")
+        if ev.op in ("press", "choose"):
             run.catch_up()
-            out = (service.choose(ev.arg) if ev.op == "choose"
-                   else service.press(ev.arg, ev.player))
-            for item in out:
-                if item["type"] == "rejected":
-                    # An answer when no question is open (or not one offered) is a player's
-                    # slip, not malformed input: said on stderr, and the replay goes on.
-                    warn(f"{here}: {ev.op}: {item['reason']}")
-                else:
-                    emit(item)
+        for item in service.act(ev.op, ev.arg, ev.player):
+            if item["type"] == "rejected":
+                # An answer when no question is open (or not one offered) is a player's
+                # slip, not malformed input: said on stderr, and the replay goes on.
+                warn(f"{here}: {ev.op}: {item['reason']}")
+            else:
+                emit(item)
     run.settle()
     for item in service.flush():
         emit(item)

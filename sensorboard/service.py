@@ -24,6 +24,9 @@ from hardware.matrix import ghost_candidates
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
+# A player's actions (see BoardService.act), each with the field that names its value in a
+# replay line or a demo script.
+ACTIONS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"}
 
 
 class ServiceError(ValueError):
@@ -278,6 +281,23 @@ class BoardService:
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
         return out
+
+    def act(self, op: str, value: str, player: str | None = None) -> list[dict]:
+        """One action of a player, the one place the terminal, the page, the demo and replay
+        hand theirs to: ``lift`` or ``place`` on ``value``, a cell of the simulated board;
+        ``press`` the button ``value`` (``player``: whose clock side, None for a shared
+        button); ``choose`` the answer ``value``. Returns the events it caused at once."""
+        if op == "lift":
+            self.sim_lift(value)
+        elif op == "place":
+            self.sim_place(value)
+        elif op == "press":
+            return self.press(value, player)
+        elif op == "choose":
+            return self.choose(value)
+        else:
+            raise ValueError(f"unknown action {op!r}; actions: {', '.join(ACTIONS)}")
+        return []
 
     def press(self, button: str, player: str | None = None) -> list[dict]:
         """A button press; ``player`` names the side of a per-player clock button."""

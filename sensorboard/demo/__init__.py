@@ -97,14 +97,7 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
     def at(op: str, key: str, value: str, wait: float) -> None:
         run.scan_until(clock.now() + wait)
         events.append({"t": round(clock.now(), 3), "op": op, key: value})
-        if op == "lift":
-            service.sim_lift(value)
-        elif op == "place":
-            service.sim_place(value)
-        elif op == "press":
-            service.press(value)
-        else:
-            service.choose(value)
+        service.act(op, value)
 
     run.scan_until(1.0)
     planned = iter(line) if line is not None else None
@@ -194,13 +187,7 @@ def load(game: str) -> list[dict]:
 
 def apply(service, event: dict) -> list[dict]:
     """Carry out one script line on a service's simulated board; returns its events."""
+    from sensorboard.service import ACTIONS
+
     op = event["op"]
-    if op == "lift":
-        service.sim_lift(event["cell"])
-    elif op == "place":
-        service.sim_place(event["cell"])
-    elif op == "press":
-        return service.press(event["button"])
-    else:
-        return service.choose(event["value"])
-    return []
+    return service.act(op, event[ACTIONS[op]], event.get("player"))

@@ -268,13 +268,13 @@ class WebSession:
         cell = self._cell(cell)
         if self.service.sim_pieces(cell) == 0:
             raise ActionError(409, f"lift {cell}: there is no piece on {cell}")
-        self.service.sim_lift(cell)
+        self.service.act("lift", cell)
 
     def place(self, cell: object) -> None:
         cell = self._cell(cell)
         if self.service.sim_pieces(cell) >= MAX_MAGNETS:
             raise ActionError(409, f"place {cell}: {MAX_MAGNETS} pieces is the most a cell holds")
-        self.service.sim_place(cell)
+        self.service.act("place", cell)
 
     def toggle(self, cell: object) -> None:
         cell = self._cell(cell)
@@ -320,7 +320,7 @@ class WebSession:
             raise ActionError(400, f"{tracker_module.quote(value)} is not offered; options: "
                                    f"{', '.join(prompt.options)}")
         self._not_during_demo()
-        self.service.choose(value)
+        self.service.act("choose", value)
 
     def set_up(self, text: object) -> None:
         """Enter a setup (see :meth:`BoardService.set_up`) before the first move."""
