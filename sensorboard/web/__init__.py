@@ -61,9 +61,11 @@ def _serve_board(args, layout: Layout, sock) -> int:
     from sensorboard.live import TerminalView, settle_memory
 
     clock = RealClock()
+    # --setup is entered as on the page (below); the game's other options make its boards
+    options = [pair for pair in args.option if pair.partition("=")[0].strip() != "setup"]
     factory = default_factory(args.backend, clock, args.records, args.hardware,
                               board=args.board, tags=args.tags, new=args.new,
-                              mqtt=args.mqtt)
+                              mqtt=args.mqtt, options={args.game: options})
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")
     demo = demos.load(args.game) if args.demo else None

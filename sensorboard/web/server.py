@@ -49,6 +49,7 @@ from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
+from sensorboard.options import split_options
 from sensorboard.service import BoardService, ServiceError, result_text
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
@@ -81,10 +82,12 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                     records: str | None = None,
                     config: HardwareConfig | None = None, *, board: str | None = None,
                     tags: dict | None = None, new: bool = False,
-                    mqtt: str | None = None) -> Callable[[str], Board]:
+                    mqtt: str | None = None,
+                    options: dict[str, list[str]] | None = None) -> Callable[[str], Board]:
     """Build a new board for a game; with ``records`` the games go to the journal there,
     and the first board goes on with the journal's unfinished game (unless ``new``); with
-    ``mqtt`` (a broker's URL) the journal is published and the arbiter's corrections taken."""
+    ``mqtt`` (a broker's URL) the journal is published and the arbiter's corrections taken.
+    ``options``: per game, its ``KEY=VALUE`` options (``--option``; e.g. Telec's dice)."""
     clock = clock or RealClock()
     journal = None
     link = None
@@ -94,7 +97,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         nonlocal journal, link, made
         layout = layout or layout_for_game(game)
         listeners, closers = [], []
-        state, resumed = rules.new_game(game), False
+        game_opts, board_opts = split_options(game, (options or {}).get(game, []))
+        state, resumed = rules.new_game(game, **game_opts), False
         # The hardware first: a board that cannot open leaves no record behind.
         hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
         if records is not None:
@@ -106,7 +110,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                     from sensorboard.mqtt import attach
 
                     link = attach(journal, mqtt)
-                recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0)
+                recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0,
+                                              options=game_opts)
             except BaseException:
                 hardware.close()
                 raise
@@ -115,9 +120,10 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
             closers.append(recorder.close)
         made += 1
         closers.append(hardware.close)
-        pieces = rules.new_game(game).physical() if resumed else None
+        pieces = rules.new_game(game, **game_opts).physical() if resumed else None
         service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=listeners, resumed=resumed, pieces=pieces)
+                               listeners=listeners, resumed=resumed, pieces=pieces,
+                               dice=board_opts.get("dice", "physical"))
         if link is not None:
             service.corrections = link.commands
 

@@ -10,6 +10,7 @@ import rules
 from hardware.clock import VirtualClock
 from sensorboard.cli import main
 from sensorboard.web.server import (
+    ActionError,
     WebSession,
     check_bind,
     default_factory,
@@ -352,3 +353,21 @@ def test_setup_entered_through_the_api(make_server):
     status, body = tessella.post("setup", {"text": light})
     assert status == 409 and body == {"error": "tessella starts from its fixed position and "
                                                "takes no setup"}
+
+
+def test_run_options_make_the_game_s_boards_and_no_other_game_s():
+    """``run --web --game telec --option dice=electronic``: the roll button rolls the
+    board's die; a board with the default physical dice refuses it in words."""
+    clock = VirtualClock()
+    factory = default_factory("sim", clock, options={"telec": ["dice=electronic"]})
+    session = WebSession("telec", factory, clock=clock)
+    session.step()
+    assert session.press("roll") == ""
+    session.step()
+    assert session.full()["rolled"] in {"1", "2", "3", "4", "5", "null", "ace"}
+    plain = WebSession("telec", default_factory("sim", clock), clock=clock)
+    plain.step()
+    with pytest.raises(ActionError, match="no electronic die: roll your own"):
+        plain.press("roll")
+    session.new_game("tulaga")  # Telec's options are not Tulaga's
+    assert session.full()["game"] == "tulaga"
