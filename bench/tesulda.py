@@ -90,24 +90,27 @@ def time_legal(texts: list[str], repeat: int = 3) -> tuple[float, float]:
     return best / len(states) * 1e6, count
 
 
-def agree_game(game: int, turns: int) -> tuple[int, int, str | None]:
-    """(game, turn starts checked, the position where the turn results differ or None)."""
+def agree_game(game: int, turns: int, first: int = 0) -> tuple[int, int, str | None]:
+    """(game, turn starts checked, the position where the turn results differ or None);
+    turn starts before turn ``first`` are played, not checked."""
     checked = 0
-    for state in random_game(game, turns, seed=0):
+    for turn, state in enumerate(random_game(game, turns, seed=0)):
+        if turn < first:
+            continue
         if naive.fast_turn_results(state) != naive.turn_results(state):
             return game, checked, state.position_str()
         checked += 1
     return game, checked, None
 
 
-def agree(games: int, turns: int, jobs: int = 1) -> None:
-    """Every turn start of games 0..games-1 (seed 0, as ``random_positions``), the games
-    shared among ``jobs`` processes."""
+def agree(games: list[int], turns: int, jobs: int = 1, first: int = 0) -> None:
+    """Every turn start (from turn ``first`` on) of the seeded games ``games`` (seed 0, as
+    ``random_positions``), the games shared among ``jobs`` processes."""
     checked = done = 0
     start = time.perf_counter()
     with multiprocessing.Pool(jobs) as pool:
         for game, count, differ in pool.imap_unordered(
-                functools.partial(agree_game, turns=turns), range(games)):
+                functools.partial(agree_game, turns=turns, first=first), games):
             if differ is not None:
                 print(f"game {game}: the turn results differ at {differ}", flush=True)
                 sys.exit(1)
@@ -116,7 +119,7 @@ def agree(games: int, turns: int, jobs: int = 1) -> None:
             print(f"... game {game}: {count} turn starts agree; {done} games, {checked} "
                   f"positions, {time.perf_counter() - start:.0f} s", flush=True)
     print(f"turn results agree with the naive implementation on all {checked} turn starts "
-          f"of {games} seeded games ({turns} turns each at most), "
+          f"(turns {first} to {turns - 1} at most) of {len(games)} seeded games, "
           f"{time.perf_counter() - start:.0f} s with {jobs} process(es)")
 
 
@@ -130,9 +133,13 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes for --agree (the games are shared among them)")
+    parser.add_argument("--game", type=int, action="append",
+                        help="check this game only (repeatable; instead of 0..games-1)")
+    parser.add_argument("--from-turn", type=int, default=0,
+                        help="check turn starts from this turn on (earlier ones are played)")
     args = parser.parse_args()
     if args.agree:
-        agree(args.games, args.turns, args.jobs)
+        agree(args.game or list(range(args.games)), args.turns, args.jobs, args.from_turn)
         return
     starts, after_move = mid_game(args.positions)
     at_start, n_start = time_legal(starts)
