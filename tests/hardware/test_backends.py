@@ -163,6 +163,7 @@ def test_a_registered_backend_opens_by_name_without_touching_the_service():
         module._registered.pop("sim-copy")
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_gpio_off_a_pi_is_one_line_exit_2_and_no_record_folder(tmp_path, monkeypatch, capsys):
     from sensorboard.cli import main
 

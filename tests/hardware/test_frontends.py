@@ -144,6 +144,7 @@ def run_gpio(tmp_path, capsys, hardware_table):
     return err
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_no_permission_on_the_spi_device_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
     import hardware.leds
 
@@ -161,6 +162,7 @@ def test_no_permission_on_the_spi_device_is_one_line_exit_2(tmp_path, capsys, mo
         assert opened == []  # the LEDs were never touched
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_i2c_switched_off_is_one_line_naming_the_fix(tmp_path, capsys):
     with Mcp23017Rig(tiny_layout(), VirtualClock()) as rig:
         rig.buses.faults["i2c"] = FileNotFoundError(2, "No such file or directory")
@@ -182,6 +184,7 @@ def test_i2c_switched_off_is_one_line_naming_the_fix(tmp_path, capsys):
     ('expanders = [0x20, 0x30]', "hardware.expanders: must be a list of I2C addresses "
                                  "0x20..0x27"),
 ])
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_a_front_end_pin_plan_that_cannot_work_is_named(tmp_path, capsys, table, message):
     with Mcp3008Rig(tiny_layout(), VirtualClock()):
         assert message in run_gpio(tmp_path, capsys, table)

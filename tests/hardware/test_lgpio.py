@@ -78,7 +78,7 @@ def test_the_cli_off_a_pi_says_so_and_exits_2(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "sensorboard", "run", "--game", "tessella", "--backend", "gpio",
          "--no-input", "--records", str(records)],
-        capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+        capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"}, timeout=60)
     assert out.returncode == 2
     assert out.stderr.startswith("sensorboard: gpio backend: this is not a Raspberry Pi")
     assert "use --backend sim" in out.stderr and out.stderr.count("\n") == 1

@@ -74,6 +74,7 @@ def run_with(tmp_path, capsys, layout_text=None, config_text=""):
     return err
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_cli_refuses_a_layout_whose_led_pin_is_a_matrix_pin(tmp_path, capsys):
     from boards.layout import layout_for_game
 
@@ -82,6 +83,7 @@ def test_cli_refuses_a_layout_whose_led_pin_is_a_matrix_pin(tmp_path, capsys):
     assert "board.toml: GPIO17 is both the LED data pin (D17) and matrix column 1" in err
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_cli_refuses_a_bad_hardware_table(tmp_path, capsys):
     err = run_with(tmp_path, capsys, config_text='[hardware]\npull = "up"\n')
     assert "run.toml: hardware.pull: must be one of down, off, got 'up'" in err
@@ -97,11 +99,13 @@ def test_cli_refuses_a_bad_hardware_table(tmp_path, capsys):
     ("led_budget_a = 0", "run.toml: hardware.led_budget_a: must be a number from 0.05"),
     ("led_fps = 1000", "run.toml: hardware.led_fps: must be a number from 1.0 to 400.0"),
 ])
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_cli_refuses_bad_led_settings(tmp_path, capsys, table, message):
     err = run_with(tmp_path, capsys, config_text=f"[hardware]\n{table}\n")
     assert message in err
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_cli_refuses_a_clock_button_per_player_on_the_led_pin(tmp_path, capsys):
     from boards.layout import layout_for_game
 

@@ -35,6 +35,7 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
      "sensorboard: serial port 'ttyACM0': give a device path (/dev/ttyACM0), serial=NUMBER, "
      "VID:PID (2e8a:0005), auto, or emulator (the firmware on a simulated board)"),
 ])
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_bad_options_one_line_exit_2_no_record_left(tmp_path, capsys, args, message):
     records = tmp_path / "rec"
     code = main(["run", "--game", "tessella", "--no-input", "--records", str(records), *args])
@@ -45,6 +46,7 @@ def test_bad_options_one_line_exit_2_no_record_left(tmp_path, capsys, args, mess
     assert not records.exists() or not any(records.iterdir())
 
 
+@pytest.mark.usefixtures("run_stops_at_start")
 def test_a_layout_whose_cells_are_another_games(tmp_path, capsys):
     text = (LAYOUTS / "tessella.toml").read_text().replace('game = "tessella"',
                                                          'game = "tulaga"')

@@ -194,7 +194,7 @@ def cli(*args, stdin=None):
     import sys
 
     return subprocess.run([sys.executable, "-m", "sensorboard", *args], input=stdin,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, timeout=60)
 
 
 def test_cli_replays_the_bundled_demo_with_physical_dice():

@@ -1,0 +1,16 @@
+"""Fixtures every test folder may use."""
+
+import signal
+
+import pytest
+
+
+@pytest.fixture
+def run_stops_at_start(monkeypatch):
+    """For a test that expects ``sensorboard run`` to refuse before the board starts (one
+    line, exit 2): a run that starts anyway sees a stop at once, as after SIGTERM, and
+    returns, so the test fails on its exit code instead of waiting for a service that
+    runs until it is stopped."""
+    from sensorboard import live
+
+    monkeypatch.setattr(live, "_stop_on_sigterm", lambda: [signal.SIGTERM])
