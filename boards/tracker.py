@@ -623,12 +623,13 @@ class Tracker:
                 # A piece touched meanwhile put back: the longer turn and the next one are
                 # both still under way, as before it was lifted.
                 return []
-            # (Turns of several decisions keep to the rule above: a Telec bump is asked.)
-            if fits and self.state.TURN_DECISIONS == 1 and (alive or self.lifting) and (
+            # (A game with dice keeps to the rule above: a Telec bump is asked.)
+            if fits and not self.state.HAS_CHANCE and (alive or self.lifting) and (
                     self.lifting or not any(nexts[c.text].complete_turns() for c in fits)):
                 # Both may still be under way: this turn (an enemy piece touched while the
                 # shooter is in hand, now another enemy lifted; or any piece lifted, to be
-                # put back, while the mover holds theirs) or the next one. The event that
+                # put back, while the mover holds theirs or may lift it again, a Tesulda
+                # Dodger set down at its corner) or the next one. The event that
                 # completes one of them tells; the waiting turn is kept meanwhile, and the
                 # pieces in hand are no error.
                 self.either = True
@@ -704,8 +705,11 @@ class Tracker:
 
     def _own_taken(self) -> bool:
         """The pieces the last scan took up are the mover's own (piece names begin with
-        their owner's name: ``red-3``, ``yellow-block``)."""
-        tops = [self.before_pieces[c][-1:] for c in self.batch_cells]
+        their owner's name: ``red-3``, ``yellow-block``; a figure is its base's,
+        ``light-square``, whatever its rod carries)."""
+        whole = self.state.FIGURES
+        tops = [self.before_pieces[c][:1] if whole else self.before_pieces[c][-1:]
+                for c in self.batch_cells]
         return all(top and top[0].split("-")[0] == self.player for top in tops)
 
     def _asks_more(self, cand: Candidate) -> bool:

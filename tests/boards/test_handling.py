@@ -164,3 +164,21 @@ def test_a_tesulda_enemy_touched_while_holding_ones_figure_is_no_capture():
     assert out == [Prompt(2.0, ["none", "take:c", "take:cs", "take:s"])]
     assert tracker.change("d5", True, 5.0) == [Committed(5.0, 1, "light", "d4-d5")]
     assert tracker.prompt is None and tracker.state.to_move == "dark"
+
+
+def test_a_tesulda_figure_straightened_while_the_dodger_waits_at_its_corner():
+    """Light's Dodger e4 is set down on e5, the corner of its way to f6 (e4-e5 is complete,
+    and the Dodger may go on); light then straightens its own a1, which dark's a8 could
+    be starting to take. Nothing is committed at that lift (e4-e5 used to be, and the
+    Dodger's e4-f6 became an error): the next changes tell, and e4-f6 is committed."""
+    text = "light:e1=Skh,e4=Scz,a1=Ss dark:a8=Ssssh,j10=Skh pool: light"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    out = feed(tracker, [("e4", False), ("e5", True), ("a1", False), ("a1", True),
+                         ("e5", False), ("f6", True)])
+    assert out == [Committed(5.0, 1, "light", "e4-f6")]
+    # Or dark was taking a1: e4-e5 stood, and dark's capture follows it.
+    tracker = Tracker(rules.from_position("tesulda", text))
+    out = feed(tracker, [("e4", False), ("e5", True), ("a1", False), ("a8", False),
+                         ("a1", True)])
+    assert out == [Committed(4.0, 1, "light", "e4-e5"), Prompt(4.0, ["none", "take:s"])]
+    assert moves(tracker.choose("take:s", 5.0)) == ["a8xa1 take:s"]
