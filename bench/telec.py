@@ -11,14 +11,22 @@ Run by hand: .venv/bin/python bench/telec.py   (prints markdown; no assertions)
   the bundled demo's player, physical dice, every question answered; Tulaga and Teblo:
   the same seeded games as bench/pipeline.py), and of the idle scan that lists the next
   position's candidates.
+
+With ``--against TREE`` (a source tree of another commit, e.g. unpacked by ``git archive
+COMMIT | tar -x -C TREE``) it prints only the Tulaga and Teblo rows, this tree and TREE
+measured alternately in fresh processes (``--rounds`` times each), so that the other tree
+is the reference of the same minutes: for a change of the tracker, a regression check.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
+import json
 import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -91,10 +99,58 @@ def row(label: str, samples: list[float]) -> str:
             f"{len(samples)} |")
 
 
+#: Run in a source tree (its own bench/pipeline.py): the Tulaga and Teblo figures, as JSON.
+ROWS = """
+import json, sys
+sys.path[:0] = ["bench", "."]
+from pipeline import PREPARE, change_to_frame, percentile
+out = {}
+for game in ("tulaga", "teblo"):
+    s = change_to_frame(game)
+    out[game] = [percentile(s, 50), percentile(s, 99), percentile(PREPARE[game], 50)]
+print(json.dumps(out))
+"""
+
+
+def tree_rows(tree: Path) -> dict[str, list[float]]:
+    """The Tulaga and Teblo figures of the source tree ``tree``, in a fresh process."""
+    proc = subprocess.run([sys.executable, "-c", ROWS], cwd=tree, capture_output=True,
+                          text=True, env={**os.environ, "BLINKA_OS_AGNOSTIC": "1"}, check=True)
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def compare(other: Path, rounds: int) -> None:
+    here = Path(__file__).resolve().parent.parent
+    runs: dict[str, list[dict]] = {"other": [], "this": []}
+    for _ in range(rounds):
+        runs["other"].append(tree_rows(other))
+        runs["this"].append(tree_rows(here))
+
+    def cells(game: str, k: int, scale: float = 1e3) -> tuple[str, str]:
+        return tuple(" / ".join(f"{r[game][k] * scale:.3f} ms" for r in runs[side])
+                     for side in ("other", "this"))
+
+    print(f"this tree against {other}, {rounds} rounds each, alternately\n")
+    print("| game | per event p50, other | this | per event p99, other | this "
+          "| idle listing p50, other | this |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game in ("tulaga", "teblo"):
+        print(f"| {game} | {' | '.join(cells(game, 0))} | {' | '.join(cells(game, 1))} | "
+              f"{' | '.join(cells(game, 2))} |")
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", type=Path, help="another source tree: Tulaga and Teblo "
+                    "rows of both, measured alternately")
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {when}\n")
+    if args.against:
+        compare(args.against, args.rounds)
+        return
     per_decision, per_turn = telec_playouts()
     ref = chess_plies_per_second()
     print("| random playouts | per second | ratio to python-chess plies (same run) |")
