@@ -602,7 +602,8 @@ class Tracker:
             # have made a turn meanwhile (a pawn stepped onto its own block, then a block
             # on the cell it left): then which the sensors cannot tell.
             if self.pending and self._next_turn_made(self.pending[0]):
-                return self._ask(self.pending, t)
+                # (a turn of several decisions: asked with ``none``, the touch it may be)
+                return self._ask(self.pending, t, declinable=True)
             self.held_board = None
         if waiting:
             # A complete turn was waiting, and this event broke it: if the board now fits
@@ -623,8 +624,7 @@ class Tracker:
                 # A piece touched meanwhile put back: the longer turn and the next one are
                 # both still under way, as before it was lifted.
                 return []
-            # (A game with dice keeps to the rule above: a Telec bump is asked.)
-            if fits and not self.state.HAS_CHANCE and (alive or self.lifting) and (
+            if fits and (alive or self.lifting) and (
                     self.lifting or not any(nexts[c.text].complete_turns() for c in fits)):
                 # Both may still be under way: this turn (an enemy piece touched while the
                 # shooter is in hand, now another enemy lifted; or any piece lifted, to be
@@ -1201,9 +1201,20 @@ class Tracker:
         state = self.state
         turn = Turn(state.move_stack[self.turn_start:])
         self.turn_marks.append(self.turn_start)
-        events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player,
-                                        decisions.text(state, turn))]
+        text = decisions.text(state, turn)
+        events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]
         history = self.history
+        if self.held_board is not None and any(
+                text == h or text.startswith(h + " ") for h in self.held_for):
+            # Asked while the board was held for it (the piece put back may have been the
+            # next turn's): done as of that board, the changes since are the next turn's.
+            board, replay = self.held_board, self.since_held
+            self.current = dict(board)
+            self._start_turn()
+            self.last_change = t
+            for changes, _ in replay:
+                events += self.changes(changes, t)
+            return events
         # What cells the turn does not change showed after it was done, unasked, belongs to
         # the next turn (a piece lifted there and put back: an entry bumping it, the start
         # of a capture); not a touch while a question was open.

@@ -272,11 +272,40 @@ def test_a_touch_of_the_next_turns_piece_while_an_unseen_entry_is_asked_leaves_i
 def test_the_bumping_piece_lifted_again_is_not_taken_for_the_next_turn_beginning():
     """Red's 4 bumped blue's 2 on d3 (d2-c2, onto its own 6 unseen, also fits), then d3 was
     lifted again: red still holding it, or blue taking up its own 2 after d2-c2. It was
-    committed as d2-c2; it waits, and once d3 is back the two are asked."""
+    committed as d2-c2; it waits, and once d3 is back and blue's 1 has gone from a3 into
+    the Center Zone, the two are asked."""
     tr = tracker("a1=b6,d1=b5,a2=r4,c2=r6,d2=r4,a3=b1,d3=b2,a4=b3,d5=r1 blue:1234456:0 "
                  "red:12233556:0 red turn")
     events = feed(tr, [("d2", False), ("d3", False), ("d3", True), ("d3", False),
-                       ("d3", True), ("a3", False)])
+                       ("d3", True), ("a3", False), ("cz", True)])
     assert not any(isinstance(e, Committed) for e in events)
     assert tr.prompt.options == ["d2-c2", "d2-d3"]
     assert [e.move for e in tr.choose("d2-d3", 9.0) if isinstance(e, Committed)] == ["d2-d3"]
+
+
+def test_an_enemy_touched_while_the_mover_holds_their_own_is_not_the_next_turn():
+    """Red's 4 left b1 (b1-c1, onto its own 5 unseen, is complete); red then touched blue's
+    5 on d5 while holding its own, and put the 4 on b2. The touch was taken for blue's turn
+    beginning and b1-c1 committed. Now the waiting turn is kept while both may be under
+    way; the touch put back could still be blue stacking d5-c5 and red entering on d5
+    (its tile for a 4), so it is asked, with ``none``; the step to b2 declines it."""
+    tr = tracker("b1=r4,c1=r5,a4=b5,a5=r6,c5=b6,d5=b5 blue:112233446:0 red:112233456:0 "
+                 "red turn")
+    assert feed(tr, [("b1", False), ("d5", False)]) == []
+    assert tr.change("d5", True, 5.0)[-1].options == ["b1-c1", "none"]
+    assert [e.move for e in tr.change("b2", True, 6.0) if isinstance(e, Committed)] == [
+        "b1-b2"]
+
+
+def test_a_waiting_step_asked_after_a_touch_like_entry_keeps_the_entry_for_the_next_turn():
+    """Blue's 3 bumped red's 2 on a5; red then lifted blue's 3 there and put its own 4 on
+    a5 (its tile for a 5). Blue's step or a touch of a5 by blue: asked, answered a4-a5;
+    red's entry was then forgotten, and its press asked only for a forfeit. Now red's
+    lift and place are red's turn: its size is asked."""
+    tr = tracker("b1=b3,d3=r4,a4=b3,a5=r2 blue:1122445566:0 red:1123345566:0 blue turn")
+    assert feed(tr, [("a4", False), ("a5", False), ("a5", True), ("a5", False)]) == []
+    assert tr.change("a5", True, 6.0)[-1].options == ["a4-a5", "none"]
+    events = tr.choose("a4-a5", 7.0)
+    assert [e.move for e in events if isinstance(e, Committed)] == ["a4-a5"]
+    assert tr.prompt.options == ["4", "5", "6", "none"]  # red's 4 bumping blue's 3, or none
+    assert [e.move for e in tr.choose("4", 8.0) if isinstance(e, Committed)] == ["roll 5 4"]
