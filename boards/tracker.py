@@ -188,6 +188,8 @@ class Tracker:
         self._danger: list[str] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
+        # The next turn began after this batch of changes, if this one ends as asked.
+        self.carry_from: int | None = None
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -436,6 +438,14 @@ class Tracker:
             return events
         if pending:
             return self._ask(pending, t)
+        if self.differing:
+            # Nothing of the mover's is done, but their unseen turn (a Telec forfeit) and
+            # the opponent's turn since, read from the start, would be.
+            silent = [c for c in self.candidates if c.silent and c.text not in self.declined
+                      and self._next_turn_done(c)]
+            if silent:
+                self.carry_from = 0
+                return self._ask(silent, t, declinable=True)
         if not self.differing:
             silent = [c for c in self.candidates if c.silent]
             if len(silent) == 1 and player is not None:
@@ -662,12 +672,15 @@ class Tracker:
                 return self._commit_since(waiting[0], t)
         if not alive:
             if not self.lifting and not self.prompt and any(
-                    self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
-                # A piece put down that no turn of the player to move explains: maybe they
-                # made an unseen turn (a Telec forfeit) and the opponent's turn has begun.
+                    self.current[c] not in self._in_hand_allowed(c)
+                    or self._owner(c) not in (None, self.player) for c in self.differing):
+                # A piece put down, or one of the opponent's taken up, that no turn of the
+                # player to move explains: maybe they made an unseen turn (a Telec forfeit)
+                # and the opponent's turn has begun.
                 silent = [c for c in self.candidates if c.silent
                           and c.text not in self.declined and self._next_turn_fits(c)]
                 if silent:
+                    self.carry_from = 0  # made, what the board showed since is the next's
                     return self._ask(silent, t, declinable=True)
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
@@ -703,6 +716,12 @@ class Tracker:
         return all(self.current[c] == self.before[c] and
                    not any(c in w.final for w in waiting) for c in self.batch_cells)
 
+    def _owner(self, cell: str) -> str | None:
+        """Whose piece stood on top of ``cell`` when the turn began (piece names begin
+        with their owner's name: ``red-3``, ``yellow-block``); None for an empty cell."""
+        top = self.before_pieces[cell][-1:]
+        return top[0].split("-")[0] if top else None
+
     def _own_taken(self) -> bool:
         """The pieces the last scan took up are the mover's own (piece names begin with
         their owner's name: ``red-3``, ``yellow-block``; a figure is its base's,
@@ -731,6 +750,22 @@ class Tracker:
         for changes, _ in since:
             events += self.changes(changes, t)
         return events
+
+    def _next_turn_done(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, would the changes of this turn, read in order from its
+        start, have made (or left complete) the next player's turn?"""
+        state = self.state.clone()
+        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        board = dict(self.current)
+        for _, _, _, prev in reversed(self.batches):
+            board.update(prev)
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
+        nxt.current = board
+        nxt._start_turn()
+        events: list[Event] = []
+        for _, when, changes, _ in self.batches:
+            events += nxt.changes(changes, when)
+        return bool(nxt.complete_turns()) or any(isinstance(e, Committed) for e in events)
 
     def _since_pending(self) -> tuple[dict[str, Hashable], list[tuple[list, float]]]:
         """The board when the waiting turn was done, and the scans' changes since."""
@@ -1065,7 +1100,7 @@ class Tracker:
         while len(self.state.move_stack) > self.asked_at:
             self.state.pop()
         self.prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
-        self.pending = []
+        self.pending, self.carry_from = [], None
         self.declined = {c.text for c in self.asked}
         for cell in self.cells:  # what was lifted and put back was touched
             if cell not in self.differing:
@@ -1200,6 +1235,8 @@ class Tracker:
         cells showed since belongs to it (a piece lifted to be taken)."""
         state = self.state
         turn = Turn(state.move_stack[self.turn_start:])
+        if since is None:
+            since = self.carry_from
         self.turn_marks.append(self.turn_start)
         text = decisions.text(state, turn)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]

@@ -309,3 +309,31 @@ def test_a_waiting_step_asked_after_a_touch_like_entry_keeps_the_entry_for_the_n
     assert [e.move for e in events if isinstance(e, Committed)] == ["a4-a5"]
     assert tr.prompt.options == ["4", "5", "6", "none"]  # red's 4 bumping blue's 3, or none
     assert [e.move for e in tr.choose("4", 8.0) if isinstance(e, Committed)] == ["roll 5 4"]
+
+
+def test_the_next_player_taking_up_their_own_piece_after_an_unseen_turn_is_asked():
+    """Red forfeited (unseen), and blue lifted its stack on b5 and red's 2 on a5 and put
+    the stack there: no turn of red's explains blue's piece taken up, but the forfeit and
+    blue's bump do. It was an error until a press that never came; now the forfeit is
+    asked, and blue's bump (its lifts kept) waits as blue's turn."""
+    tr = tracker("b1=r31,d1=r53,b4=b61,c4=b5,a5=r2,b5=b52 blue:1233446:0 red:1244566:0 "
+                 "red turn", layout_blind=True)
+    assert feed(tr, [("b5", False), ("a5", False), ("a5", True)])[-1].options == [
+        "ace", "5", "none"]
+    assert [e.move for e in tr.choose("ace", 9.0) if isinstance(e, Committed)] == [
+        "roll ace none"]
+    assert [c.text for c in tr.pending] == ["b5-a5"]
+
+
+def test_a_shared_press_after_an_unseen_turn_and_the_opponents_bump_asks_the_unseen_turn():
+    """Blue forfeited (unseen); red's 4 then bumped blue's 1 from b5 to c5 and a shared
+    clock was pressed. Blue's entry on b5 (its tile for a null, red's single lifted) was
+    still in progress, so the press did nothing and the board stalled. The press now asks
+    whether blue made an unseen turn; red's bump follows."""
+    tr = tracker("a1=b6,c1=b4,a2=r6,d4=b1,b5=r4,c5=b1 blue:22334556:0 red:122334556:1 "
+                 "blue turn", layout_blind=True)
+    assert feed(tr, [("b5", False), ("c5", False), ("c5", True)]) == []
+    assert tr.press("clock", 8.0)[-1].options == ["null", "ace", "3", "4", "none"]
+    assert [e.move for e in tr.choose("ace", 9.0) if isinstance(e, Committed)] == [
+        "roll ace none"]
+    assert [c.text for c in tr.pending] == ["b5-c5"]
