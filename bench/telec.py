@@ -102,7 +102,9 @@ def row(label: str, samples: list[float]) -> str:
 #: Run in a source tree (its own bench/pipeline.py): the Tulaga and Teblo figures, as JSON.
 ROWS = """
 import json, sys
-sys.path[:0] = ["bench", "."]
+# this source tree only (not the one the virtual environment installed in editable mode)
+sys.path[:] = ["bench", "."] + [p for p in sys.path if "__editable__" not in p]
+sys.meta_path[:] = [f for f in sys.meta_path if "Editable" not in getattr(f, "__name__", "")]
 from pipeline import PREPARE, change_to_frame, percentile
 out = {}
 for game in ("tulaga", "teblo"):

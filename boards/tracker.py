@@ -441,8 +441,8 @@ class Tracker:
         if self.differing:
             # Nothing of the mover's is done, but their unseen turn (a Telec forfeit) and
             # the opponent's turn since, read from the start, would be.
-            silent = [c for c in self.candidates if c.silent and c.text not in self.declined
-                      and self._next_turn_done(c)]
+            silent = [c for c in self.candidates if c.silent and c.ways
+                      and c.text not in self.declined and self._next_turn_done(c)]
             if silent:
                 self.carry_from = 0
                 return self._ask(silent, t, declinable=True)
@@ -663,7 +663,7 @@ class Tracker:
             if fits:
                 self.pending = []
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
-            if not alive and len(waiting) == 1 and len(waiting[0].ways) <= 1 and \
+            if not alive and len(waiting) == 1 and len(waiting[0].ways) == 1 and \
                     self._later_turns_made(waiting[0]):
                 # The board fits no turn begun from the waiting one as it shows now, but
                 # the changes since it was done, read in order, are the next player's
@@ -673,7 +673,8 @@ class Tracker:
         if not alive:
             if not self.lifting and not self.prompt and any(
                     self.current[c] not in self._in_hand_allowed(c)
-                    or self._owner(c) not in (None, self.player) for c in self.differing):
+                    or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
+                    for c in self.differing):
                 # A piece put down, or one of the opponent's taken up, that no turn of the
                 # player to move explains: maybe they made an unseen turn (a Telec forfeit)
                 # and the opponent's turn has begun.
