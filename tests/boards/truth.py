@@ -568,8 +568,14 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
         last = player.turn(move, last)
         freed = _freed(before, state.physical())
     if not result.off:
-        player.wait(1.5, 3.0)
-        player.handle(board.finish(player.t))
+        for _ in range(plies):
+            # The input ends; a question it asks is answered, and the input ends again
+            # (the answer may leave the next turn complete and waiting).
+            player.wait(1.5, 3.0)
+            done = len(result.committed)
+            player.handle(board.finish(player.t))
+            if result.off or len(result.committed) == done or board.prompt is not None:
+                break
         if result.committed != result.truth and not result.off:
             result.stalled = (f"committed {len(result.committed)} of {len(result.truth)} "
                               f"moves; waiting: {board.tracker.prompt or 'no question'}")
