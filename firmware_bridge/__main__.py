@@ -33,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{hello.protocol}, {hello.rows}x{hello.cols} matrix, {hello.leds} LEDs, "
               f"buttons {', '.join(hello.buttons) or 'none'}")
         if args[0] == "stop":
-            link.stop_firmware()
+            if not link.stop_firmware():
+                print(f"firmware_bridge: the link to {link.device} went down before the stop "
+                      "was sent; try again", file=sys.stderr)
+                return 2
             print("the bridge has stopped; the REPL is back (mpremote can connect)")
         return 0
     finally:

@@ -65,6 +65,7 @@ class Link:
         self.hello: p.Hello | None = None
         self.device: str | None = None
         self._lock = threading.Lock()
+        self._io = threading.Lock()  # a write and the link thread closing the port
         self._wake = threading.Event()
         self._ready = threading.Event()
         self._steps: deque[Step] = deque()
@@ -148,9 +149,15 @@ class Link:
             self._thread.join(timeout=2.0)
         self._drop()
 
-    def stop_firmware(self) -> None:
-        """Ask the board to leave the bridge for its REPL (for reflashing)."""
-        self._write(p.stop())
+    def stop_firmware(self, wait: float = 5.0) -> bool:
+        """Ask the board to leave the bridge for its REPL (for reflashing); False if the
+        link was not up to say it within ``wait`` seconds."""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            if self.wait_ready(max(0.0, end - time.monotonic())) and self._write(p.stop()):
+                return True
+            time.sleep(0.01)
+        return False
 
     # -- the thread -----------------------------------------------------------------------
     def _run(self) -> None:
@@ -199,13 +206,14 @@ class Link:
         return True
 
     def _drop(self) -> None:
-        ser, self._serial = self._serial, None
-        self._reset_sync()
-        if ser is not None:
-            try:
-                ser.close()
-            except (serial.SerialException, OSError):
-                pass
+        with self._io:
+            ser, self._serial = self._serial, None
+            self._reset_sync()
+            if ser is not None:
+                try:
+                    ser.close()
+                except (serial.SerialException, OSError):
+                    pass
 
     def _reset_sync(self) -> None:
         self.last_seq: int | None = None  # the last event applied; None: awaiting a snapshot
@@ -215,15 +223,20 @@ class Link:
         self._gap_at: float | None = None
         self._sync_at = 0.0
 
-    def _write(self, body: bytes) -> None:
-        ser = self._serial
-        if ser is None:
-            return
-        try:
-            ser.write(p.encode(body))
-        except (serial.SerialException, OSError) as e:
-            self.on_error(f"serial link {self.device}: write failed ({e})")
-            self._drop()
+    def _write(self, body: bytes) -> bool:
+        """Send a frame; whether it went out."""
+        with self._io:
+            ser = self._serial
+            if ser is None:
+                return False
+            try:
+                ser.write(p.encode(body))
+                return True
+            except (serial.SerialException, OSError) as e:
+                failed = e
+        self.on_error(f"serial link {self.device}: write failed ({failed})")
+        self._drop()
+        return False
 
     # -- frames from the board ----------------------------------------------------------
     def _frame_in(self, body: bytes | None, now: float) -> None:
