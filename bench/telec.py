@@ -85,11 +85,7 @@ def telec_change_to_frame(games: int = 12, turns: int = 40) -> list[float]:
         clock = VirtualClock()
         service = BoardService(rules.new_game("telec"), layout, clock=clock, backend="sim")
         time_steps(service, samples, PREPARE["telec"])
-        run = VirtualRun(service, clock, lambda item: None)
-        for e in events:
-            run.scan_until(e["t"])
-            demo.apply(service, e)
-        run.settle()
+        VirtualRun(service, clock, lambda item: None).play(events)
     return samples
 
 

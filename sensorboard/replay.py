@@ -16,6 +16,7 @@ import rules
 from boards.layout import Layout
 from boards.tracker import BUTTONS, quote
 from hardware.clock import VirtualClock
+from sensorboard import demo as demos
 from sensorboard.service import ACTIONS, SCAN_PERIOD, BoardService
 
 SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
@@ -124,6 +125,14 @@ class VirtualRun:
         end = self.clock.now() + limit
         while not self._quiet() and self.k * SCAN_PERIOD < end:
             self.scan_until(self.k * SCAN_PERIOD + SCAN_PERIOD / 2)
+
+    def play(self, script: Iterable[dict]) -> None:
+        """Carry out a demo script's lines (``{"t": .., "op": .., ..}``) each at its time,
+        then let the board settle."""
+        for line in script:
+            self.scan_until(line["t"])
+            demos.apply(self.service, line)
+        self.settle()
 
     def settle(self) -> None:
         """Let the clock run on until nothing more can happen by itself."""

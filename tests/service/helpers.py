@@ -61,7 +61,6 @@ def prompts_seen(state, layout, events, **kw):
     position text (``state.position_str()``) then, and whether ``none`` may also answer
     "no turn was made" (``tracker.no_turn``)."""
     from hardware.clock import VirtualClock
-    from sensorboard import demo
     from sensorboard.replay import VirtualRun
     from sensorboard.service import BoardService
 
@@ -76,9 +75,5 @@ def prompts_seen(state, layout, events, **kw):
                          tracker.no_turn))
 
     service.listeners.append(check)
-    vrun = VirtualRun(service, clock, lambda item: None)
-    for e in events:
-        vrun.scan_until(e["t"])
-        demo.apply(service, e)
-    vrun.settle()
+    VirtualRun(service, clock, lambda item: None).play(events)
     return seen
