@@ -755,14 +755,10 @@ class Tracker:
     def _next_turn_done(self, cand: Candidate) -> bool:
         """Once ``cand`` is made, would the changes of this turn, read in order from its
         start, have made (or left complete) the next player's turn?"""
-        state = self.state.clone()
-        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         board = dict(self.current)
         for _, _, _, prev in reversed(self.batches):
             board.update(prev)
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
-        nxt.current = board
-        nxt._start_turn()
+        nxt = self._tracker_from(self._made(cand), board)
         events: list[Event] = []
         for _, when, changes, _ in self.batches:
             events += nxt.changes(changes, when)
@@ -781,14 +777,10 @@ class Tracker:
         """Once ``cand`` is made, would the changes since it was done, read in order from
         the board then, leave the following turns consistent (a turn in progress, done,
         or asked about) where they left this one with none?"""
-        state = self.state.clone()
-        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         board, since = self._since_pending()
         if not since:
             return False
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
-        nxt.current = board
-        nxt._start_turn()
+        nxt = self._tracker_from(self._made(cand), board)
         for changes, t in since:
             nxt.changes(changes, t)
         return bool(nxt.prompt or nxt._alive or nxt.either or not nxt.differing)
@@ -850,11 +842,7 @@ class Tracker:
     def _next_turn_made(self, cand: Candidate) -> bool:
         """Once ``cand`` is made, would the changes since the board was held make (or ask
         about) a turn of the next player's, rather than be a touch?"""
-        state = self.state.clone()
-        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
-        nxt.current = dict(self.held_board or self.current)
-        nxt._start_turn()
+        nxt = self._tracker_from(self._made(cand), self.held_board or self.current)
         events: list[Event] = []
         for changes, t in self.since_held:
             events += nxt.changes(changes, t)
@@ -867,15 +855,24 @@ class Tracker:
     def _next_turn(self, cand: Candidate) -> Tracker | None:
         """The next player's turn once ``cand`` is made, begun from what the board shows
         now, if the board fits it."""
+        return self._fits(self._made(cand))
+
+    def _made(self, cand: Candidate) -> rules.GameState:
+        """The position once ``cand`` is made (its first way, for a turn of several)."""
         state = self.state.clone()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
-        return self._fits(state)
+        return state
+
+    def _tracker_from(self, state: rules.GameState, board: dict[str, Hashable]) -> Tracker:
+        """A tracker of the turn from ``state``, begun with the sensors showing ``board``."""
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
+        nxt.current = dict(board)
+        nxt._start_turn()
+        return nxt
 
     def _fits(self, state: rules.GameState) -> bool:
         """Would what the board shows now be a turn in progress from ``state``?"""
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
-        nxt.current = dict(self.current)
-        nxt._start_turn()
+        nxt = self._tracker_from(state, self.current)
         nxt._alive = nxt.alive()
         return nxt if nxt._alive else None
 
