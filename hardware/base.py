@@ -42,6 +42,10 @@ class LedStrip(Protocol):
         """The frame last pushed by show()."""
         ...
 
+    def close(self) -> None:
+        """Release the LEDs' pin or bus."""
+        ...
+
 
 class Press(NamedTuple):
     """A button press: ``button`` is one of the tracker's buttons (clock, hint, takeback);

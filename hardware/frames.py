@@ -108,9 +108,7 @@ class PacedStrip(_Frame):
             self._stopping = True
             self._wake.notify()
         self._thread.join(timeout=5.0)
-        close = getattr(self.strip, "close", None)
-        if close is not None:
-            close()
+        self.strip.close()
 
     def _run(self) -> None:
         last = -self.interval

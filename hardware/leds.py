@@ -36,6 +36,9 @@ class _Frame:
     def fill(self, rgb: RGB) -> None:
         self._next = [_rgb(rgb)] * self.n
 
+    def close(self) -> None:
+        """Release the LEDs (nothing to release for a strip in memory)."""
+
 
 class MemoryStrip(_Frame):
     """An LED strip that only remembers the frame last shown."""

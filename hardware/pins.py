@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hardware.backends import BackendError, HardwareConfig
+from hardware.base import Press
 from hardware.buttons import button_pins
 
 I2C_PULLED_UP = (2, 3)  # SDA/SCL: 1.8 kOhm pull-ups to 3.3 V are fitted on every Pi
@@ -26,7 +27,7 @@ def led_gpio(pin: str) -> int | None:
 
 
 def pin_fault(*, row_pins: Sequence[int], col_pins: Sequence[int],
-              buttons: Mapping[object, int], led_pin: str, diodes: bool,
+              buttons: Mapping[str | Press, int], led_pin: str, diodes: bool,
               scan: str, reserved: Sequence[tuple[int, str]] = ()) -> str | None:
     """The first wiring fault of this pin plan, as one sentence naming the fix; None if
     the plan is sound. ``reserved`` are pins a front end takes (I2C, SPI, chip selects)."""
@@ -100,7 +101,7 @@ def check_pins(layout: Any, config: HardwareConfig) -> None:
         raise BackendError(f"{layout.path}: {fault}")
 
 
-def _button(button: object) -> str:
-    name = getattr(button, "button", button)
-    player = getattr(button, "player", None)
-    return f"{player} {name}" if player else str(name)
+def _button(button: str | Press) -> str:
+    if isinstance(button, Press) and button.player:
+        return f"{button.player} {button.button}"
+    return button.button if isinstance(button, Press) else button

@@ -14,15 +14,17 @@ from __future__ import annotations
 from html import escape
 
 import rules
+from boards.layout import Layout
+from hardware.backends import HardwareConfig
 
 CELL = 64  # matrix pitch
 MARGIN = 90
 BOARD = 46  # board panel pitch
 
 
-def pin_labels(layout, config) -> tuple[list[str], list[str]]:
+def pin_labels(layout: Layout, config: HardwareConfig | None) -> tuple[list[str], list[str]]:
     """The names of the row and the column pins under the config's front end."""
-    frontend = getattr(config, "frontend", "pins")
+    frontend = config.frontend if config else "pins"
     if frontend == "mcp23017":
         from hardware.expander import PINS_PER_CHIP, expander_addresses
 
@@ -36,13 +38,13 @@ def pin_labels(layout, config) -> tuple[list[str], list[str]]:
     return [f"GPIO{p}" for p in layout.row_pins], [f"GPIO{p}" for p in layout.col_pins]
 
 
-def wiring_svg(layout, config=None) -> str:
+def wiring_svg(layout: Layout, config: HardwareConfig | None = None) -> str:
     names = layout.sensor_cell
-    adc = getattr(config, "frontend", "pins") == "mcp3008"
+    adc = config is not None and config.frontend == "mcp3008"
     rows, cols = pin_labels(layout, config)
     mw = MARGIN + layout.cols * CELL + 20
     mh = MARGIN + layout.rows * CELL + 20
-    legend = list(getattr(config, "adc_cs", ())) if adc else []
+    legend = list(config.adc_cs) if config is not None and adc else []
     mh += 16 * len(legend) + (20 if legend else 0)
     geometry = rules.new_game(layout.game).GEOMETRY
     xs = [c.x for c in geometry.cells]
@@ -61,7 +63,7 @@ def wiring_svg(layout, config=None) -> str:
               f'{"diodes" if layout.diodes else "NO diodes"}'
               + (" (MCP23017: rows pulled up, columns driven LOW)" if rows[0][:2] == "0x"
                  else ""))
-           + f', LEDs on {escape(getattr(config, "led_pin", None) or layout.led_pin)}</text>']
+           + f', LEDs on {escape((config.led_pin if config else None) or layout.led_pin)}</text>']
     for i, cs in enumerate(legend):
         out.append(f'<text x="8" y="{MARGIN + layout.rows * CELL + 30 + 16 * i}">'
                    f'ADC{i + 1}: chip select GPIO{cs}</text>')
