@@ -733,13 +733,13 @@ class Tracker:
         return all(top and top[0].split("-")[0] == self.player for top in tops)
 
     def _asks_more(self, cand: Candidate) -> bool:
-        """Whether decisions are asked after ``cand``'s visible part (a Tesulda swap)."""
+        """Whether decisions are asked after ``cand``'s visible part (a Tesulda swap); a
+        decision that is the only one possible is taken, not asked (a capture whose
+        attack choice can only be ``none`` then waits like a move of one decision)."""
         if len(cand.ways) != 1:
             return False
-        decisions.push(self.state, cand.ways[0])
-        more = decisions.in_turn(self.state, self.player)
-        decisions.pop(self.state, cand.ways[0])
-        return more
+        state = self._made(cand)
+        return decisions.in_turn(state, self.player)
 
     def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:
         """Commit the waiting turn (``cand``, or the one waiting) as of the board when the
@@ -858,9 +858,15 @@ class Tracker:
         return self._fits(self._made(cand))
 
     def _made(self, cand: Candidate) -> rules.GameState:
-        """The position once ``cand`` is made (its first way, for a turn of several)."""
+        """The position once ``cand`` is made (its first way, for a turn of several, and
+        the decisions after it that have only one option)."""
         state = self.state.clone()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        while state.to_move == self.player and state.outcome() is None:
+            legal = state.legal_moves()
+            if len(legal) != 1:
+                break
+            state.push(legal[0])  # a decision left with one option is taken, not asked
         return state
 
     def _tracker_from(self, state: rules.GameState, board: dict[str, Hashable]) -> Tracker:

@@ -182,3 +182,33 @@ def test_a_tesulda_figure_straightened_while_the_dodger_waits_at_its_corner():
                          ("a1", True)])
     assert out == [Committed(4.0, 1, "light", "e4-e5"), Prompt(4.0, ["none", "take:s"])]
     assert moves(tracker.choose("take:s", 5.0)) == ["a8xa1 take:s"]
+
+
+def test_a_tesulda_capture_with_nothing_to_ask_waits_while_it_may_be_a_touch():
+    """d4's figure is full (five squares): capturing d7 it can take nothing, and nothing
+    else follows, so no question would come. Light lifts d4, lifts d7 and puts it back:
+    that capture, or a touch while holding d4. Nothing is committed (``d4xd7 none`` used
+    to be, at once); the figure set down on d5 commits d4-d5, and a clock press instead
+    would have committed the capture."""
+    text = "light:e1=Skh,d4=Ssssss dark:d7=Ssc,j10=Skh pool: light"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    assert feed(tracker, [("d4", False), ("d7", False), ("d7", True)]) == []
+    assert moves(tracker.change("d5", True, 5.0)) == ["d4-d5"]
+    tracker = Tracker(rules.from_position("tesulda", text))
+    assert feed(tracker, [("d4", False), ("d7", False), ("d7", True)]) == []
+    assert moves(tracker.press("clock", 5.0, "light")) == ["d4xd7 none"]
+
+
+def test_a_tesulda_capture_with_nothing_to_ask_then_the_opponent_takes_back():
+    """Light's full d4 captures d7 (nothing to ask, so the capture waits: it may have been
+    a touch); dark then lifts d9 and takes light's figure on d7. Lifting d9 is dark's turn
+    begun, no error; the capture is committed, then dark's, whose attack choice is asked
+    (the capture waiting did not fit dark's turn after it, and dark's lift was an error
+    until d7 came down: found by the truth streams)."""
+    text = "light:e1=Skh,d4=Ssssss dark:d7=Ssc,d9=Sss,j10=Skh pool: light"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    assert feed(tracker, [("d4", False), ("d7", False), ("d7", True), ("d9", False)]) == []
+    assert tracker.tick(10.0) == []  # no error: dark's capture may be under way
+    out = feed(tracker, [("d7", False), ("d7", True)], 11.0)
+    assert out == [Committed(12.0, 1, "light", "d4xd7 none"),
+                   Prompt(12.0, ["none", "take:s", "take:ss"])]
