@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from tests.boards import truth_replay  # noqa: E402
 from tests.boards import truth_telec as telec  # noqa: E402
 from tests.boards.truth import Mix, boards, run_stream  # noqa: E402
 
@@ -34,8 +35,9 @@ def main() -> None:
     ap.add_argument("--game", default=None, help="only this game or layout (e.g. teblo-hall)")
     ap.add_argument("--show", type=int, default=3, help="failures to print per board")
     ap.add_argument("--replay", action="store_true",
-                    help="Telec: play the streams on the simulated board and run them through "
-                         "replay with physical dice, rolls checked too (truth_telec.py)")
+                    help="play the streams on the simulated board and run them through "
+                         "replay (Telec with physical dice, rolls checked too: truth_telec.py; "
+                         "the other games' presence-sensing boards: truth_replay.py)")
     args = ap.parse_args()
     print(f"Measured {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
@@ -47,6 +49,9 @@ def main() -> None:
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
             continue
+        if args.replay and game != "telec" and not truth_replay.replayable(layout):
+            print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
+            continue
         n = moves = off = illegal = stalled = questions = errors = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
@@ -56,7 +61,8 @@ def main() -> None:
                 r = telec.run_stream(game, seed, turns=args.plies, mix=mix, layout=layout)
             else:
                 mix = Mix.random(random.Random(seed)) if args.mix == "random" else Mix()
-                r = run_stream(game, layout, seed, plies=args.plies, mix=mix)
+                play = truth_replay.run_stream if args.replay else run_stream
+                r = play(game, layout, seed, plies=args.plies, mix=mix)
             n += 1
             moves += len(r.truth)
             off += bool(r.off)

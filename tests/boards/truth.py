@@ -545,12 +545,14 @@ class Player:
 
 
 def run_stream(game: str, layout: str, seed: int, plies: int = 16,
-               mix: Mix | None = None) -> Result:
-    """Play one seeded stream on the tracker and check it against the truth."""
+               mix: Mix | None = None, board: TrackerBoard | None = None) -> Result:
+    """Play one seeded stream on the tracker and check it against the truth. ``board``:
+    what the player plays on, if not the tracker alone (``truth_replay.ServiceBoard``:
+    the whole pipeline, written down as replay input)."""
     rng = random.Random(f"{game}/{layout}/{seed}")
     mix = mix or Mix()
     result = Result(game, layout, seed)
-    board = TrackerBoard(rules.new_game(game), layout)
+    board = board or TrackerBoard(rules.new_game(game), layout)
     player = Player(board, game, rng, mix, result, board.observe,
                     random.Random(f"{game}/{layout}/{seed}/enemy"))
     state = player.truth_state

@@ -319,3 +319,60 @@ def test_the_bundled_demo_plays_its_game():
     assert moves(out) == texts(line) and not warnings
     assert sum("x" in m for m in moves(out)) >= 3  # captures and their attack choices
     assert [x["type"] for x in out].count("error") == 1  # the one slip, put right
+
+
+# --- the truth-checked streams through replay ------------------------------------------------
+
+def replay_stream(seed, plies=14):
+    from tests.boards import truth, truth_replay
+
+    return truth_replay.run_stream("tesulda", "tesulda", seed, plies=plies,
+                                   mix=truth.Mix.random(random.Random(seed)))
+
+
+@pytest.mark.parametrize("seed", [20_000, 20_001, 20_002])
+def test_streams_played_by_hand_replay_to_the_true_turns(seed):
+    """A seeded game played with ordinary handling habits (touches, enemy figures touched
+    while holding one's own, clock presses, late answers, garbage put right) on the
+    simulated board, written down as replay input and replayed: the ``move`` lines are the
+    true turns (``tests/boards/truth_replay.py``; ``bench/truth.py --replay`` runs
+    hundreds)."""
+    result = replay_stream(seed)
+    assert result.ok, (result.off or result.stalled, result.log[-12:])
+    assert result.committed == result.truth and len(result.truth) == 14
+
+
+def test_a_stream_replayed_through_the_command_line_gives_the_true_turns(tmp_path):
+    """The same input lines through ``sensorboard replay --game tesulda FILE``."""
+    import subprocess
+    import sys
+
+    from tests.boards import truth, truth_replay
+
+    mix = truth.Mix.random(random.Random(20_003))
+    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda", mix)
+    played = truth.run_stream("tesulda", "tesulda", 20_003, plies=10, mix=mix, board=board)
+    assert played.ok
+    path = tmp_path / "stream.jsonl"
+    path.write_text(board.jsonl())
+    proc = subprocess.run([sys.executable, "-m", "sensorboard", "replay", "--game", "tesulda",
+                           str(path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert moves(lines) == played.truth
+
+
+def test_the_replay_check_catches_an_answer_that_is_not_the_true_one():
+    """The check can fail: the same stream's input with one answer changed to another
+    option of its question replays to a turn nobody made."""
+    from tests.boards import truth, truth_replay
+
+    mix = truth.Mix.random(random.Random(20_000))
+    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda", mix)
+    played = truth.run_stream("tesulda", "tesulda", 20_000, plies=8, mix=mix, board=board)
+    assert truth_replay.check_replay(played, board).ok
+    answer = next(line for line in board.lines
+                  if line["op"] == "choose" and line["value"].startswith("swap:"))
+    answer["value"] = "none"
+    result = truth_replay.check_replay(played, board)
+    assert result.off.startswith("replay ply") and not result.ok
