@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import ClassVar, NamedTuple
 
 from .errors import IllegalMoveError, SetupError
@@ -182,6 +182,27 @@ class GameState(ABC):
         button) and the pieces it takes or gives, drawn beside them; the notation and no
         pieces where the game has nothing clearer."""
         return self.move_str(move), ()
+
+    def turn_words(self, turn: Sequence[Hashable]) -> tuple[str, tuple[str, ...]]:
+        """``turn``, decisions played one after another from this position (a question
+        between whole turns, or the rest of one), in words for a player and the pieces it
+        takes or gives: by default each decision's :meth:`decision_words` in its own
+        position, joined by "; then " (each but the first begun in lower case). ``turn``
+        must be legal in order.
+
+        >>> import rules
+        >>> state = rules.new_game("tessella")
+        >>> state.turn_words([state.parse_move("e4-e5")])
+        ('e4-e5', ())
+        """
+        state, texts, pieces = self.clone(), [], []
+        for decision in turn:
+            text, shown = state.decision_words(decision)
+            texts.append(text)
+            pieces += shown
+            state.push(decision)
+        return "; then ".join([*texts[:1], *(t[:1].lower() + t[1:] for t in texts[1:])]), \
+            tuple(pieces)
 
     def setup_text(self) -> str | None:
         """The position written as the setup text :meth:`set_up` takes, for a game that

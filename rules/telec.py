@@ -347,6 +347,64 @@ class TelecState(GameState):
         other._legal = self._legal
         return other
 
+    def question(self) -> str:
+        """What the board asks at the die and at the entry, which the sensors may not see.
+
+        >>> state = new_game(); _ = state.push_str("roll"); print(state.question())
+        Which face did blue's die show?
+        >>> _ = state.push_str("4"); print(state.question())
+        Blue rolled 4: which pyramid was entered on a1?
+        """
+        if self._phase == "roll":
+            return f"Which face did {self.player}'s die show?"
+        if self.rolled:
+            return (f"{self.player.capitalize()} rolled {self.rolled}: which pyramid was "
+                    f"entered on {self.indicated()}?")
+        return f"Which move did {self.player} make?"
+
+    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
+        """A decision in words and the pyramids it puts down or moves.
+
+        >>> state = from_position("a1=b4 blue:11223345566:0 red:112233445566:0 blue roll")
+        >>> state.decision_words(state.parse_move("ace"))
+        ('Ace: enter on c5', ())
+        >>> _ = state.push_str("4"); state.decision_words(state.parse_move("2"))
+        ('Size 2 pyramid, stacked on the blue 4', ('blue-2',))
+        >>> state.decision_words(NONE)
+        ('None: the turn is forfeit', ())
+        """
+        me = self.player
+        if move.frm:
+            i, j = _INDEX[move.frm], _INDEX[move.to]
+            stack = self._tile[i]
+            text = f"{self._piece_words(i).capitalize()} from {move.frm} " + (
+                "into the Center Zone" if j == _CZ else f"to {move.to}")
+            if j != _CZ and self._owner[j]:
+                text += (f", stacked on the {self._piece_words(j)}"
+                         if self._owner[j] == self._turn else
+                         f", bumping the {self._piece_words(j)}")
+            return text, tuple(f"{me}-{s}" for s in stack)
+        word = move.to
+        if word == "roll":
+            return "Roll the die", ()
+        if word == "pass":
+            return "Pass (no move is possible)", ()
+        if self._phase == "roll":
+            return f"{word.capitalize()}: enter on {FACE_TILE[me][word]}", ()
+        if word == "none":
+            return "None: the turn is forfeit", ()
+        i = _FACE_INDEX[self._turn][self._phase]
+        text = f"Size {word} pyramid"
+        if self._owner[i]:
+            text += (f", stacked on the {self._piece_words(i)}"
+                     if self._owner[i] == self._turn else f", bumping the {self._piece_words(i)}")
+        return text, (f"{me}-{word}",)
+
+    def _piece_words(self, i: int) -> str:
+        """The piece on tile ``i``: ``blue 4`` or ``red stack of 3``."""
+        colour, stack = _COLOUR[self._owner[i]], self._tile[i]
+        return f"{colour} {stack[0]}" if len(stack) == 1 else f"{colour} stack of {len(stack)}"
+
     def move_str(self, move: Move) -> str:
         return str(move)
 

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .base import GameState, Outcome
@@ -477,7 +478,8 @@ class TesuldaState(GameState):
         return TesuldaState(set_up_sides(self._board, text), self._turn, self._pool)
 
     def question(self) -> str:
-        """What the board asks at the attack choice and at the swap / draw (D-7, D-8).
+        """What the board asks at the attack choice and at the swap / draw (D-7, D-8), and
+        between moves the sensors cannot tell apart (answered with :meth:`turn_words`).
 
         >>> state = from_position("light:a1=Skh,b2=Sss dark:b4=Ccc,j10=Skh pool: light")
         >>> _ = state.push_str("b2xb4"); print(state.question())  # doctest: +NORMALIZE_WHITESPACE
@@ -495,7 +497,7 @@ class TesuldaState(GameState):
             if "swap" in kinds:
                 return f"Swap pieces between the figure on {self.moved} and a neighbour?"
             return f"Draw pieces from the removed pool onto the figure on {self.moved}?"
-        return super().question()
+        return f"Which move did {self.to_move} make?"
 
     def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
         """A decision in words, and its pieces.
@@ -522,6 +524,35 @@ class TesuldaState(GameState):
         kinds = {m.kind for m in self.legal_moves()}
         declined = " or ".join(k for k in ("swap", "draw") if k in kinds) or "more"
         return f"No {declined}: end the turn", ()
+
+    def turn_words(self, turn: Sequence[Move]) -> tuple[str, tuple[str, ...]]:
+        """A turn (or its move alone) in words: which figure went from where to where and
+        what it captured, then each later decision as :meth:`decision_words` says it.
+
+        >>> state = from_position("light:a1=Skh,b2=Sss dark:b4=Ccc,j10=Skh pool: light")
+        >>> text, pieces = state.turn_words(
+        ...     [state.parse_move(w) for w in ("b2xb4", "take:c", "none")])
+        >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
+        Light square base with square, square from b2 captures the dark circle base with
+        circle, circle on b4; then take circle; then no more: end the turn
+        >>> pieces
+        ('circle',)
+        """
+        move, rest = turn[0], turn[1:]
+        if move.kind != "move":
+            return super().turn_words(turn)
+        fig, victim = self.figure(move.frm), self.figure(move.to)
+        if fig is None:
+            return super().turn_words(turn)
+        said = figure_words(fig)
+        text = f"{said[0].upper()}{said[1:]} from {move.frm} " + (
+            f"captures the {figure_words(victim)} on {move.to}" if victim else f"to {move.to}")
+        if not rest:
+            return text, ()
+        after = self.clone()
+        after.push(move)
+        more, pieces = after.turn_words(rest)
+        return f"{text}; then {more[0].lower()}{more[1:]}", pieces
 
     def setup_text(self) -> str:
         """The figures as a setup text (:mod:`rules.tesulda_setup`), a line per side and rank.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import rules
+from boards.tracker import NONE
 
 if TYPE_CHECKING:
     from boards.tracker import Tracker
@@ -153,25 +154,50 @@ def error_words(tracker: Tracker) -> str | None:
             f"{fix_words(tracker.error.cells)}.")
 
 
+#: ``none`` where it is no decision of the position: the question may have been raised by
+#: a piece only touched (or a shared press), and ``none`` says no turn was made.
+NO_TURN_WORDS = "None of these: no turn was made"
+
+
+def decisions_of(state: rules.GameState, value: str) -> list | None:
+    """The decisions an option stands for, legal one after another from ``state`` (a
+    decision, or a whole turn written as its decisions joined by spaces); None if it is
+    not one."""
+    after, out = state.clone(), []
+    for word in value.split(" "):
+        try:
+            move = after.parse_move(word)
+        except rules.RulesError:
+            return None
+        if move not in after.legal_moves():
+            return None
+        out.append(move)
+        after.push(move)
+    return out
+
+
 def question(state: rules.GameState, options: list[str] | None) -> dict:
     """The open question in words: ``question`` (its heading) and ``options``, each
     ``{"value", "text", "pieces"}`` (the answer sent back, its words, the pieces it
-    takes or gives, drawn on its button)."""
+    takes or gives, drawn on its button). An option that is a whole turn is said by
+    ``state.turn_words``; ``none`` that no decision of the position is reads "no turn
+    was made"; an option the position cannot read is shown as written."""
     if options is None:
         return {"question": None, "options": None}
-    legal = set(state.legal_moves())
-    words = []
+    words, whole = [], False
     for value in options:
-        try:
-            move = state.parse_move(value)
-        except rules.RulesError:
-            move = None
-        if move is None or move not in legal:  # a whole turn: its notation says it
+        moves = decisions_of(state, value)
+        if moves is None and value == NONE:
+            words.append({"value": value, "text": NO_TURN_WORDS, "pieces": []})
+            continue
+        if moves is None:
             return {"question": "Which move?",
                     "options": [{"value": v, "text": v, "pieces": []} for v in options]}
-        text, pieces = state.decision_words(move)
+        whole = whole or len(moves) > 1
+        text, pieces = state.turn_words(moves)
         words.append({"value": value, "text": text, "pieces": list(pieces)})
-    return {"question": state.question(), "options": words}
+    return {"question": "Which turn was played?" if whole else state.question(),
+            "options": words}
 
 
 def restore_steps(state: rules.GameState, move_text: str) -> list[str]:

@@ -108,7 +108,7 @@ def test_prompt_answered_with_a_button(server, page, artifacts):
     # The shooter may still be in hand: the clock ends the turn, and the board asks.
     page.get_by_role("button", name="Clock (end turn)").click()
     options = page.locator("#options button")
-    expect(options).to_have_text(["b2xa2", "b2xab23", "none"])
+    expect(options).to_have_text(["b2xa2", "b2xab23", "None of these: no turn was made"])
     expect(page.locator("#prompt")).to_be_visible()
     page.screenshot(path=str(artifacts / "prompt.png"))
     page.get_by_role("button", name="b2xa2", exact=True).click()
@@ -235,8 +235,12 @@ def test_telec_shows_stashes_center_zone_and_asks_the_size(server, page, artifac
     expect(blue).to_contain_text("2 × blue-6 in hand")
     expect(blue).to_contain_text("0 home")
     click_place(page, "a1")  # blue's die showed 4: a pyramid enters on a1
-    expect(page.locator("#options button")).to_have_text(["1", "2", "3", "4", "5", "6"])
-    page.locator("#options button", has_text="6").click()
+    expect(page.locator("#question")).to_have_text(
+        "Blue rolled 4: which pyramid was entered on a1?")
+    expect(page.locator("#options .option-text")).to_have_text(
+        [f"Size {n} pyramid" for n in range(1, 7)])
+    expect(page.locator('#options button[data-value="6"] svg')).to_have_count(1)
+    page.get_by_role("button", name="Size 6 pyramid").click()
     expect(page.locator("#moves li")).to_contain_text(["roll 4 6"])
     expect(cell(page, "a1").locator("text.piece-text")).to_have_text("6")
     expect(blue).to_contain_text("1 × blue-6 in hand")

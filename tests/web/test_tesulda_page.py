@@ -103,6 +103,41 @@ def test_a_capture_and_its_choices_played_by_clicking_worded_buttons(capture_ser
     assert capture_server.state()["moves"] == ["d6xd9 take:c none"]
 
 
+# light's Dodger on e4 (circle, trapezoid) may stop on e5 or, turning there, take dark's f6
+DODGER = "light:e1=Skh,e4=Scz dark:f6=Tcs,j10=Skh pool: light"
+
+
+def test_two_moves_the_board_cannot_tell_apart_are_asked_in_words(page, artifacts):
+    """The Dodger set down on its corner e5, then dark's f6 and the Dodger lifted and a
+    figure set down on f6: the Dodger went on and took f6, or it stopped on e5 and dark
+    has begun taking it. The page asks which move light made in words, and the button
+    sends the move's notation."""
+    srv = served(DODGER)
+    try:
+        page.goto(srv.url)
+        expect(page.locator("#connection")).to_have_text("live")
+        for name, present in (("e4", "0"), ("e5", "1"), ("f6", "0"), ("e5", "0"), ("f6", "1")):
+            toggle(page, name, present)
+        expect(page.locator("#question")).to_have_text("Which move did light make?")
+        expect(page.locator("#options button")).to_have_text([
+            "Light square base with circle, trapezoid from e4 to e5",
+            "Light square base with circle, trapezoid from e4 captures the dark triangle "
+            "base with circle, square on f6"])
+        expect(page.locator("#options")).not_to_contain_text("e4xf6")
+        page.screenshot(path=str(artifacts / "tesulda-which-move.png"))
+        page.get_by_role("button", name="captures the dark triangle base").click()
+
+        expect(page.locator("#question")).to_have_text(
+            "Attack: the figure on f6 captured a dark triangle base with circle, square. "
+            "Which of its pieces does it take?")
+        page.get_by_role("button", name="Take circle", exact=True).click()
+        expect(page.locator("#moves .move")).to_have_text(["e4xf6 take:c"])
+        expect(page.locator("#prompt")).to_be_hidden()
+        assert srv.state()["moves"] == ["e4xf6 take:c"]
+    finally:
+        srv.stop()
+
+
 def test_a_setup_entered_on_the_page(make_server, page, artifacts):
     srv = make_server("tesulda")
     page.goto(srv.url)

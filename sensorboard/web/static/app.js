@@ -422,7 +422,10 @@ function render(snap) {
       b.type = "button";
       b.className = "option";
       b.dataset.value = value;
-      b.append(...pieces.map((p) => pieceIcon(p)), text);
+      const words = document.createElement("span");
+      words.className = "option-text";
+      words.textContent = text;
+      b.append(...pieces.map((p) => pieceIcon(p)), words);
       b.addEventListener("click", () => post("choose", { value }));
       return b;
     }));

@@ -1,0 +1,124 @@
+"""Questions between moves (the sensors cannot tell which was made) and ``none`` meaning no
+turn was made, said in words on the page and in the terminal through the same hooks
+(``GameState.question``, ``decision_words``, ``turn_words``); the answer sent back stays
+the notation the question offers."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+import rules
+from boards.layout import layout_for_game
+from hardware.clock import RealClock, VirtualClock
+from sensorboard import guidance
+from sensorboard.replay import VirtualRun
+from sensorboard.service import BoardService
+from sensorboard.terminal import render
+from sensorboard.web.server import Board, WebSession
+from tests.web.conftest import Server
+
+# blue's single 2 on b2 may stack on its 6 on a2 or on its 5 on c2: either way the sensors
+# see b2 emptied and nothing arrive.
+TWO_STACKS = "a2=b6,b2=b2,c2=b5 blue:112334456:0 red:112233445566:0 blue turn"
+# light's Dodger e4 stops on its corner e5, or turns there to take dark's f6.
+DODGER = "light:e1=Skh,e4=Scz dark:f6=Tcs,j10=Skh pool: light"
+
+
+def served(game: str, position: str) -> Server:
+    def factory(name: str, layout=None) -> Board:
+        return Board(BoardService(rules.from_position(game, position),
+                                  layout or layout_for_game(name), clock=RealClock(),
+                                  backend="sim"))
+
+    return Server(WebSession(game, factory)).start()
+
+
+@pytest.fixture
+def telec_server():
+    srv = served("telec", TWO_STACKS)
+    yield srv
+    srv.stop()
+
+
+def cell(page, name: str):
+    return page.locator(f'g.cell[data-cell="{name}"]')
+
+
+def test_telec_two_steps_onto_own_pieces_asked_in_words(telec_server, page, artifacts):
+    page.goto(telec_server.url)
+    expect(page.locator("#connection")).to_have_text("live")
+    cell(page, "b2").click()  # lifted, and set down on a stack: nothing arrives
+    expect(cell(page, "b2")).to_have_attribute("data-present", "0")
+    page.get_by_role("button", name="Clock (end turn)").click()
+    expect(page.locator("#question")).to_have_text("Which move did blue make?")
+    expect(page.locator("#options .option-text")).to_have_text([
+        "Blue 2 from b2 to a2, stacked on the blue 6",
+        "Blue 2 from b2 to c2, stacked on the blue 5"])
+    expect(page.locator('#options button[data-value="b2-c2"] svg')).to_have_count(1)
+    page.screenshot(path=str(artifacts / "telec-which-step.png"))
+    page.get_by_role("button", name="to c2, stacked on the blue 5").click()
+    expect(page.locator("#moves .move")).to_have_text(["b2-c2"])
+    expect(page.locator("#prompt")).to_be_hidden()
+    assert telec_server.state()["moves"] == ["b2-c2"]
+
+
+def on_board(game: str, position: str, ops) -> BoardService:
+    clock = VirtualClock()
+    service = BoardService(rules.from_position(game, position), layout_for_game(game),
+                           clock=clock, backend="sim")
+    run = VirtualRun(service, clock, lambda item: None)
+    run.play([{"t": 0.5 * (k + 1), "op": op, ACTIONS_FIELD[op]: value}
+              for k, (op, value) in enumerate(ops)])
+    return service
+
+
+ACTIONS_FIELD = {"lift": "cell", "place": "cell", "press": "button"}
+
+
+def test_the_terminal_asks_which_move_in_the_same_words():
+    service = on_board("tesulda", DODGER, [("lift", "e4"), ("place", "e5"), ("lift", "f6"),
+                                           ("lift", "e5"), ("place", "f6")])
+    assert service.tracker.prompt.options == ["e4-e5", "e4xf6"]
+    assert render(service, color=False).splitlines()[-3:] == [
+        "question: Which move did light make?",
+        "  choose e4-e5  (Light square base with circle, trapezoid from e4 to e5)",
+        "  choose e4xf6  (Light square base with circle, trapezoid from e4 captures the dark "
+        "triangle base with circle, square on f6)"]
+
+
+def test_none_that_is_no_decision_reads_no_turn_was_made():
+    """A Tessella question after the shooter's enemies were lifted and put back: which
+    capture, or ``none``, no turn at all (``none`` is no move of the position)."""
+    state = rules.new_game("tessella")
+    for text in ("b1-b2", "a3-ab23"):
+        state.push_str(text)
+    asked = guidance.question(state, ["b2xa2", "b2xab23", "none"])
+    assert [o["text"] for o in asked["options"]] == [
+        "b2xa2", "b2xab23", "None of these: no turn was made"]
+    assert [o["value"] for o in asked["options"]] == ["b2xa2", "b2xab23", "none"]
+
+
+def test_options_that_are_whole_turns_are_said_decision_by_decision():
+    state = rules.from_position("tesulda", DODGER)
+    asked = guidance.question(state, ["e4xf6 take:c", "e4xf6 none", "e4-e5"])
+    assert asked["question"] == "Which turn was played?"
+    assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
+        ("e4xf6 take:c", "Light square base with circle, trapezoid from e4 captures the "
+         "dark triangle base with circle, square on f6; then take circle", ["circle"]),
+        ("e4xf6 none", "Light square base with circle, trapezoid from e4 captures the "
+         "dark triangle base with circle, square on f6; then take nothing (its pieces go to "
+         "the removed pool)", []),
+        ("e4-e5", "Light square base with circle, trapezoid from e4 to e5", [])]
+    # Telec's turn of a roll: the face, then the size, each in its own position
+    telec = rules.new_game("telec")
+    asked = guidance.question(telec, ["roll 4 6", "roll 4 5"])
+    assert asked["options"][0]["text"] == "Roll the die; then 4: enter on a1; then size 6 " \
+                                          "pyramid"
+    assert asked["options"][0]["pieces"] == ["blue-6"]
+
+
+def test_an_option_the_position_cannot_read_is_shown_as_written():
+    state = rules.from_position("tesulda", DODGER)
+    asked = guidance.question(state, ["e4-e5", "e4-j9"])  # j9: not a move of e4's
+    assert [o["text"] for o in asked["options"]] == ["e4-e5", "e4-j9"]
