@@ -69,7 +69,7 @@ def enter_setup(service: BoardService, arg: str) -> tuple[list[dict], list[str]]
             return [], [f"setup: {arg}: cannot read the setup file "
                         f"({getattr(e, 'strerror', None) or e})"]
     try:
-        return service.set_up(text), []
+        return service.act("setup", text), []
     except rules.SetupError as e:
         return [], e.errors
     except ValueError as e:

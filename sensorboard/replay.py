@@ -1,7 +1,9 @@
 """``sensorboard replay``: the whole pipeline on simulated magnets and a virtual clock.
 
 Input: JSON lines ``{"t": 0.0, "op": "lift"|"place", "cell": "c1"}``,
-``{"t": .., "op": "choose", "value": ".."}``, ``{"t": .., "op": "press", "button": "clock"}``.
+``{"t": .., "op": "choose", "value": ".."}``, ``{"t": .., "op": "press", "button": "clock"}``,
+and before all of those ``{"t": 0, "op": "setup", "text": ".."}`` (a setup entered, as the
+terminal's ``setup`` command and ``POST /api/setup`` take it).
 Output: one JSON line per move, error and prompt, then a ``final`` line.
 """
 
@@ -45,6 +47,7 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
     players = tuple(players)
     events: list[InputEvent] = []
     last_t = 0.0
+    begun: InputEvent | None = None  # the first line acting on the board
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -82,9 +85,25 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
         extra = set(item) - {"t", "op", key} - ({"player"} if op == "press" else set())
         if extra:
             raise InputError(f"{here}: unexpected keys {quote(sorted(extra))}")
+        if op == "setup" and begun is not None:
+            raise InputError(f"{here}: setup: a setup is entered before the game begins; "
+                             f"line {begun.line} already does {begun.op} {begun.arg}")
         events.append(InputEvent(n, float(t), op, arg, player))
+        begun = begun or (events[-1] if op != "setup" else None)
         last_t = t
     return events
+
+
+def check_setups(state: rules.GameState, events: list[InputEvent], where: str) -> None:
+    """Each ``setup`` line entered in turn on a copy of the start: raises
+    :class:`InputError` naming the line and its first fault (a game that takes no setup
+    says so), before anything is run or printed."""
+    for ev in events:
+        if ev.op == "setup":
+            try:
+                state = state.set_up(ev.arg)
+            except rules.SetupError as e:
+                raise InputError(f"{where}:{ev.line}: {e}") from None
 
 
 class VirtualRun:
@@ -148,6 +167,7 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
            warn: Callable[[str], None] = lambda message: None, dice: str = "physical") -> dict:
     """Run ``events`` through the whole pipeline; returns the final line. ``seed`` shapes
     the simulated contacts and, with ``dice="electronic"``, fixes the rolls."""
+    check_setups(state, events, where)
     clock = VirtualClock()
     service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed,
                            dice=dice)

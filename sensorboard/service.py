@@ -25,8 +25,9 @@ from hardware.matrix import ghost_candidates
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
 # A player's actions (see BoardService.act), each with the field that names its value in a
-# replay line or a demo script.
-ACTIONS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"}
+# replay line or a demo script (``setup``: the text, as POST /api/setup spells it).
+ACTIONS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button",
+           "setup": "text"}
 
 
 class ServiceError(ValueError):
@@ -286,7 +287,9 @@ class BoardService:
         """One action of a player, the one place the terminal, the page, the demo and replay
         hand theirs to: ``lift`` or ``place`` on ``value``, a cell of the simulated board;
         ``press`` the button ``value`` (``player``: whose clock side, None for a shared
-        button); ``choose`` the answer ``value``. Returns the events it caused at once."""
+        button); ``choose`` the answer ``value``; ``setup`` the setup text ``value``
+        before the first move (see :meth:`set_up`, whose errors it raises). Returns the
+        events it caused at once."""
         if op == "lift":
             self.sim_lift(value)
         elif op == "place":
@@ -295,6 +298,8 @@ class BoardService:
             return self.press(value, player)
         elif op == "choose":
             return self.choose(value)
+        elif op == "setup":
+            return self.set_up(value)
         else:
             raise ValueError(f"unknown action {op!r}; actions: {', '.join(ACTIONS)}")
         return []

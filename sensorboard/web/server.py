@@ -341,7 +341,7 @@ class WebSession:
         if not isinstance(text, str):
             raise ActionError(400, f"setup: text must be a string, got {type(text).__name__}")
         try:
-            self.service.set_up(text)
+            self.service.act("setup", text)
         except rules.SetupError as e:
             raise ActionError(400, str(e), e.errors) from None
         except ServiceError as e:
