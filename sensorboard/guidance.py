@@ -176,17 +176,29 @@ def decisions_of(state: rules.GameState, value: str) -> list | None:
     return out
 
 
-def question(state: rules.GameState, options: list[str] | None) -> dict:
+def asked(tracker: Tracker) -> dict:
+    """The tracker's open question in words (see :func:`question`): its ``none`` says no
+    turn was made where the tracker takes it so (a question between turns, or one a
+    touch may have raised), else it is the position's decision (decline a swap, forfeit
+    a Telec entry)."""
+    prompt = tracker.prompt
+    return question(tracker.state, prompt.options if prompt else None,
+                    no_turn=tracker.deciding is None or tracker.no_turn)
+
+
+def question(state: rules.GameState, options: list[str] | None,
+             no_turn: bool = False) -> dict:
     """The open question in words: ``question`` (its heading) and ``options``, each
     ``{"value", "text", "pieces"}`` (the answer sent back, its words, the pieces it
     takes or gives, drawn on its button). An option that is a whole turn is said by
-    ``state.turn_words``; ``none`` that no decision of the position is reads "no turn
-    was made"; an option the position cannot read is shown as written."""
+    ``state.turn_words``; ``none`` reads "no turn was made" where it is no decision of
+    the position or ``no_turn`` says so; an option the position cannot read is shown as
+    written."""
     if options is None:
         return {"question": None, "options": None}
     words, whole = [], False
     for value in options:
-        moves = decisions_of(state, value)
+        moves = None if value == NONE and no_turn else decisions_of(state, value)
         if moves is None and value == NONE:
             words.append({"value": value, "text": NO_TURN_WORDS, "pieces": []})
             continue

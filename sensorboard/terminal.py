@@ -80,7 +80,7 @@ def render(service: BoardService, color: bool = True) -> str:
     if advice:
         lines.append(advice["text"])
     if tracker.prompt:
-        asked = guidance.question(state, tracker.prompt.options)
+        asked = guidance.asked(tracker)
         if all(o["text"] == o["value"] for o in asked["options"]):
             lines.append("question: " + " | ".join(tracker.prompt.options))
         else:  # the answers in words, each with what to type

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 import rules
 from boards.layout import layout_for_game
+from boards.tracker import Tracker
 from hardware.clock import RealClock, VirtualClock
 from sensorboard import guidance
 from sensorboard.replay import VirtualRun
@@ -122,3 +123,25 @@ def test_an_option_the_position_cannot_read_is_shown_as_written():
     state = rules.from_position("tesulda", DODGER)
     asked = guidance.question(state, ["e4-e5", "e4-j9"])  # j9: not a move of e4's
     assert [o["text"] for o in asked["options"]] == ["e4-e5", "e4-j9"]
+
+
+def test_none_the_tracker_takes_for_no_turn_says_so_where_it_is_also_a_decision():
+    """Blue lifts red's single on a1 (blue's 4 tile) and a pyramid stands there again: an
+    entry bumping it, or a touch. ``none`` would be a forfeit at the size, but here it
+    says no turn was made, as the tracker takes it; at a plain size question it is the
+    forfeit."""
+    tracker = Tracker(rules.from_position(
+        "telec", "a1=r2 blue:112233445566:0 red:1123344556:1 blue turn"))
+    tracker.change("a1", False, 1.0)
+    tracker.change("a1", True, 2.0)
+    asked = guidance.asked(tracker)
+    assert asked["question"] == "Blue rolled 4: which pyramid was entered on a1?"
+    assert [(o["value"], o["text"]) for o in asked["options"]] == [
+        ("3", "Size 3 pyramid, bumping the red 2"), ("4", "Size 4 pyramid, bumping the red 2"),
+        ("5", "Size 5 pyramid, bumping the red 2"), ("6", "Size 6 pyramid, bumping the red 2"),
+        ("none", "None of these: no turn was made")]
+    assert tracker.choose("none", 3.0) == [] and tracker.state.move_stack == []
+    entry = rules.from_position("telec", "a1=b6 blue:11223344556:0 red:112233445566:0 "
+                                         "blue 4")
+    assert [o["text"] for o in guidance.question(entry, ["5", "none"])["options"]] == [
+        "Size 5 pyramid, stacked on the blue 6", "None: the turn is forfeit"]
