@@ -40,10 +40,13 @@ def in_hand(tracker: Tracker) -> str:
     """
     if not tracker.differing or tracker.restoring:  # after a take-back the steps say it
         return ""
+    figures = tracker.state.FIGURES  # a figure is lifted whole: counted and named as one
+    say = figure_words if figures else pieces_words
+    count = (lambda p: 1 if p else 0) if figures else len
     now = decided(tracker)
     if now is not None and tracker.after_visible:  # only the questions are left
         held = [(cell, pieces_shown(tracker, cell, now)[1]) for cell in tracker.differing]
-        words = [f"{pieces_words(p).removeprefix('the ')} from {cell}"
+        words = [f"{say(p).removeprefix('the ')} from {cell}"
                  for cell, p in sorted(held) if p]
         return "In hand: " + ", ".join(words) if words else ""
     start = now = 0
@@ -54,11 +57,11 @@ def in_hand(tracker: Tracker) -> str:
     for cell in tracker.cells:
         before = tracker.before_pieces[cell]
         on_board, held = tracker.pieces_now(cell)
-        start += len(before)
-        now += len(on_board)
-        held_count += len(held)
+        start += count(before)
+        now += count(on_board)
+        held_count += count(held)
         if held:
-            certain.append(f"{pieces_words(held).removeprefix('the ')} from {cell}")
+            certain.append(f"{say(held).removeprefix('the ')} from {cell}")
         if before and len(tracker.seen[cell]) > 1:
             sources.append(cell)
             unsure |= not held or "?" in on_board
@@ -68,7 +71,8 @@ def in_hand(tracker: Tracker) -> str:
         return ""
     if not unsure and off == held_count:
         return "In hand: " + ", ".join(certain)
-    n = "1 piece" if off == 1 else f"{off} pieces"
+    kind = "figure" if figures else "piece"
+    n = f"1 {kind}" if off == 1 else f"{off} {kind}s"
     return f"In hand: {n}, lifted from {', '.join(sources)}"
 
 
@@ -108,15 +112,16 @@ def not_your_turn(tracker: Tracker) -> str | None:
     return f"Not your turn: {state.to_move} is to move. Put back {where}."
 
 
-def fix_words(cells: dict[str, str]) -> str:
-    """What to do with each wrong cell: ``{cell: "empty" | pieces}`` -> sentences."""
+def fix_words(cells: dict[str, str], figures: bool = False) -> str:
+    """What to do with each wrong cell: ``{cell: "empty" | pieces}`` -> sentences
+    (``figures``: the pieces of a cell are one figure, said as its base and pieces)."""
     steps = []
+    say = figure_words if figures else pieces_words
     for cell, should in cells.items():
         if should == "empty":
-            steps.append(f"lift the piece off {cell} (lit red)")
+            steps.append(f"lift the {'figure' if figures else 'piece'} off {cell} (lit red)")
         else:
-            steps.append(f"put {pieces_words(tuple(should.split('+')))} back on {cell} "
-                         "(lit blue)")
+            steps.append(f"put {say(tuple(should.split('+')))} back on {cell} (lit blue)")
     return "; ".join(steps)
 
 
@@ -151,7 +156,7 @@ def error_words(tracker: Tracker) -> str | None:
     if tracker.error is None:
         return None
     return ("No move leaves the board like this. To put it right: "
-            f"{fix_words(tracker.error.cells)}.")
+            f"{fix_words(tracker.error.cells, tracker.state.FIGURES)}.")
 
 
 #: ``none`` where it is no decision of the position: the question may have been raised by

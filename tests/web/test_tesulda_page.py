@@ -10,8 +10,10 @@ from playwright.sync_api import Page, expect
 
 import rules
 from boards.layout import layout_for_game
+from boards.tracker import Tracker
 from hardware.clock import RealClock
 from rules.tesulda_setup import default_setup_text
+from sensorboard import guidance
 from sensorboard.service import BoardService
 from sensorboard.web.server import Board, WebSession
 from tests.web.conftest import ROOT, Server
@@ -124,6 +126,7 @@ def test_two_moves_the_board_cannot_tell_apart_are_asked_in_words(page, artifact
             "Light square base with circle, trapezoid from e4 captures the dark triangle "
             "base with circle, square on f6"])
         expect(page.locator("#options")).not_to_contain_text("e4xf6")
+        expect(page.locator("#hand")).to_have_text("In hand: 1 figure, lifted from e4, f6")
         page.screenshot(path=str(artifacts / "tesulda-which-move.png"))
         page.get_by_role("button", name="captures the dark triangle base").click()
 
@@ -136,6 +139,26 @@ def test_two_moves_the_board_cannot_tell_apart_are_asked_in_words(page, artifact
         assert srv.state()["moves"] == ["e4xf6 take:c"]
     finally:
         srv.stop()
+
+
+def test_figures_in_hand_and_to_put_right_are_named_as_figures():
+    tracker = Tracker(rules.from_position("tesulda", DODGER))
+    tracker.change("e4", False, 1.0)
+    assert guidance.in_hand(tracker) == ("In hand: light square base with circle, trapezoid "
+                                         "from e4")
+    tracker.change("f6", False, 2.0)
+    assert guidance.in_hand(tracker) == (
+        "In hand: light square base with circle, trapezoid from e4, dark triangle base with "
+        "circle, square from f6")
+    tracker = Tracker(rules.from_position("tesulda", DODGER))
+    tracker.change("e1", False, 1.0)
+    tracker.change("j5", True, 2.0)
+    tracker.tick(5.0)
+    assert guidance.error_words(tracker) == (
+        "No move leaves the board like this. To put it right: lift the figure off j5 (lit "
+        "red).")
+    assert guidance.fix_words({"e1": "light-square+crown+hexagon"}, figures=True) == (
+        "put the light square base with crown, hexagon back on e1 (lit blue)")
 
 
 def test_a_setup_entered_on_the_page(make_server, page, artifacts):
