@@ -183,7 +183,8 @@ class Tracker:
         # The turn's visible part is done; the decisions asked now are the position's.
         self.after_visible = False
         self._after_declining: tuple[int, Tracker | None] | None = None
-        self.questioned = False  # a question was asked this turn
+        # The batch of changes before the first question this turn (None: none asked yet).
+        self.questioned: int | None = None
         self.pending_since = 0  # the scan after which the turn waiting was done
         self._danger: list[str] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
@@ -747,6 +748,9 @@ class Tracker:
         cand, board, since = cand or self.pending[0], self.held_board, self.since_held
         self.held_board, self.since_held = None, []
         self.current = dict(board)
+        first = self.batch - len(since) + 1  # the changes since are the next turn's alone
+        for cell, hist in list(self.history.items()):
+            self.history[cell] = [(n, v) for n, v in hist if n < first]
         events = self._commit(cand, t)
         for changes, _ in since:
             events += self.changes(changes, t)
@@ -899,7 +903,7 @@ class Tracker:
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
-        self.questioned = True
+        self.questioned = self.batch if self.questioned is None else self.questioned
         return [self.prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
@@ -1071,7 +1075,7 @@ class Tracker:
             if self.no_turn and NONE not in options:
                 options.append(NONE)
             self.prompt = Prompt(t, options)
-            self.questioned = True
+            self.questioned = self.batch if self.questioned is None else self.questioned
             self.asked_board = dict(self.current)
             return [*out, self.prompt]
 
@@ -1256,12 +1260,13 @@ class Tracker:
             for changes, _ in replay:
                 events += self.changes(changes, t)
             return events
-        # What cells the turn does not change showed after it was done, unasked, belongs to
-        # the next turn (a piece lifted there and put back: an entry bumping it, the start
-        # of a capture); not a touch while a question was open.
+        # What cells the turn does not change showed after it was done, before anything
+        # was asked, belongs to the next turn (a piece lifted there and put back: an entry
+        # bumping it, the start of a capture); not a touch while a question was open.
         touched = {cell for cand in self.asked for cell in cand.before}
-        carried = {} if self.questioned or since is not None else {
-            c: [(n, v) for n, v in h if n > self.pending_since]
+        asked = self.questioned if self.questioned is not None else self.batch
+        carried = {} if since is not None else {
+            c: [(n, v) for n, v in h if self.pending_since < n <= asked]
             for c, h in history.items() if c not in touched}
         carried = {c: h for c, h in carried.items() if len(h) > 1}
         self._start_turn()

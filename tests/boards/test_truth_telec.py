@@ -337,3 +337,33 @@ def test_a_shared_press_after_an_unseen_turn_and_the_opponents_bump_asks_the_uns
     assert [e.move for e in tr.choose("ace", 9.0) if isinstance(e, Committed)] == [
         "roll ace none"]
     assert [c.text for c in tr.pending] == ["b5-c5"]
+
+
+def test_an_entry_bump_made_before_the_last_step_is_asked_keeps_its_lift_for_its_size():
+    """Red's 1 left b1 (onto its own 3 on a1 or its own 5 on c1, unseen either way); blue
+    then lifted red's 1 on d4 (its tile for a 3) and put its own there, and pressed. Red's
+    step is asked first; blue's lift on d4 was then forgotten (it came before a question
+    was asked, not while one was open), and its press asked only for a forfeit: it was
+    committed as ``roll 3 none``. Now the size is asked."""
+    tr = tracker("a1=r3,b1=r1,c1=r5,b4=b5,d4=r1 blue:1122344566:1 red:22344566:0 red turn",
+                 layout_blind=True)
+    assert feed(tr, [("b1", False), ("d4", False), ("d4", True)]) == []
+    assert tr.press("clock", 7.0, "blue")[-1].options == ["b1-a1", "b1-c1"]
+    events = tr.choose("b1-c1", 8.0)
+    assert [e.move for e in events if isinstance(e, Committed)] == ["b1-c1"]
+    assert tr.prompt.options == ["2", "3", "4", "5", "6", "none"]
+    assert [e.move for e in tr.choose("4", 9.0) if isinstance(e, Committed)] == ["roll 3 4"]
+
+
+def test_a_bump_begun_while_the_last_bump_waited_is_read_once_as_the_next_turn():
+    """Red's 5 bumped blue's 1 on d4; blue then lifted its 2 on a5 and red's 1 on b5 and put
+    its 2 there. Red's bump was committed and blue's changes read again as its turn, but
+    they were also kept from before (b5 seemed lifted and put back before a5 left): blue
+    was asked about a roll instead of its bump. Now it is asked as if it began afresh."""
+    tr = tracker("d1=b6,a2=r6,a4=b6,d4=b1,a5=b2,b5=r1,d5=r5 blue:12334455:0 red:122334456:0 "
+                 "red turn", layout_blind=True)
+    events = feed(tr, [("d5", False), ("d4", False), ("d4", True), ("a5", False),
+                       ("b5", False), ("b5", True)])
+    assert [e.move for e in events if isinstance(e, Committed)] == ["d5-d4"]
+    assert tr.prompt.options == ["a5-a4", "a5-b5", "a5-d1"]
+    assert [e.move for e in tr.choose("a5-b5", 9.0) if isinstance(e, Committed)] == ["a5-b5"]

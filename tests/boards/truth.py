@@ -367,16 +367,20 @@ class Player:
         true = self.done[k] if k < len(self.done) else self.doing
         want = true if k < len(self.done) else "none"
         if true is not None:
-            # A turn of several decisions is asked one decision at a time: the next one.
+            # A turn of several decisions is asked one decision at a time: the next one,
+            # if the decisions taken so far are the true turn's (else it asks about a turn
+            # not made: a touch looks like an entry bumping the piece touched).
             tracker = self.board.tracker
             made = len(tracker.state.move_stack) - tracker.turn_start
             words = true.split(" ")
-            if true in prompt.options:
-                want = true
-            elif len(words) > 1 and made < len(words) and words[made] in prompt.options:
-                want = words[made]
             asked = decisions.text(tracker.state, Turn(tracker.state.move_stack[
                 tracker.turn_start:])).split(" ") if made else []
+            if true in prompt.options:
+                want = true
+            elif asked != words[:len(asked)]:
+                want = "none"
+            elif len(words) > 1 and made < len(words) and words[made] in prompt.options:
+                want = words[made]
             if self.hands.hand and not tracker.no_turn and asked \
                     and asked != words[:len(asked)]:
                 return False
