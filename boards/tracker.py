@@ -1264,9 +1264,10 @@ class Tracker:
         # was asked, belongs to the next turn (a piece lifted there and put back: an entry
         # bumping it, the start of a capture); not a touch while a question was open.
         touched = {cell for cand in self.asked for cell in cand.before}
+        done = self.pending_since or self.batch
         asked = self.questioned if self.questioned is not None else self.batch
         carried = {} if since is not None else {
-            c: [(n, v) for n, v in h if self.pending_since < n <= asked]
+            c: [(n, v) for n, v in h if done < n <= asked]
             for c, h in history.items() if c not in touched}
         carried = {c: h for c, h in carried.items() if len(h) > 1}
         self._start_turn()
