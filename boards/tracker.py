@@ -186,6 +186,7 @@ class Tracker:
         # The batch of changes before the first question this turn (None: none asked yet).
         self.questioned: int | None = None
         self.pending_since = 0  # the scan after which the turn waiting was done
+        self.done_at: dict[str, int] = {}  # the scan after which each turn was first done
         self._danger: list[str] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
@@ -709,6 +710,8 @@ class Tracker:
             return self._commit(complete[0], t)
         if complete and not self.pending:
             self.pending_since = self.batch  # the turn was done by this scan
+        for cand in complete:
+            self.done_at.setdefault(cand.text, self.batch)
         self.pending = complete
         return []
 
@@ -1260,16 +1263,7 @@ class Tracker:
             for changes, _ in replay:
                 events += self.changes(changes, t)
             return events
-        # What cells the turn does not change showed after it was done, before anything
-        # was asked, belongs to the next turn (a piece lifted there and put back: an entry
-        # bumping it, the start of a capture); not a touch while a question was open.
-        touched = {cell for cand in self.asked for cell in cand.before}
-        done = self.pending_since or self.batch
-        asked = self.questioned if self.questioned is not None else self.batch
-        carried = {} if since is not None else {
-            c: [(n, v) for n, v in h if done < n <= asked]
-            for c, h in history.items() if c not in touched}
-        carried = {c: h for c, h in carried.items() if len(h) > 1}
+        carried = {} if since is not None else self._carried(turn)
         self._start_turn()
         if since is not None:
             for cell, hist in history.items():
@@ -1282,6 +1276,33 @@ class Tracker:
             self.seen[cell] |= {value for _, value in hist}
         self.last_change = t
         return [*events, *self._evaluate(t)] if self.differing or carried else events
+
+    def _carried(self, turn: Turn) -> dict[str, list[tuple[int, Hashable]]]:
+        """What cells showed after ``turn`` was done, before anything was asked: the next
+        turn's (a piece lifted there and put back: an entry bumping it, the start of a
+        capture); not a touch while a question was open. Where the turn changes a cell,
+        only what came after it was done there (a Telec turn of several decisions: after
+        the way made, not the others asked with it)."""
+        after = self.state.physical()
+        changed = {c for c in self.cells if after.get(c, ()) != self.before_pieces[c]}
+        made = [c for c in self.asked if turn in c.ways or Turn((c.move,)) == turn]
+
+        def done(cands: list[Candidate]) -> int:
+            return min((self.done_at[c.text] for c in cands if c.text in self.done_at),
+                       default=self.pending_since or self.batch)
+
+        since_any, since_made = done(self.asked), done(made)
+        several = self.state.TURN_DECISIONS > 1
+        asked = self.questioned if self.questioned is not None else self.batch
+        out = {}
+        for cell, hist in self.history.items():
+            if cell in changed and not several:
+                continue
+            start = since_made if cell in changed else since_any
+            later = [(n, v) for n, v in hist if start < n <= asked]
+            if len(later) > 1:
+                out[cell] = later
+        return out
 
     def _roll(self, t: float) -> list[Event]:
         """The ``roll`` button: the board's electronic die rolls for the player to move,

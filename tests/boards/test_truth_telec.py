@@ -367,3 +367,43 @@ def test_a_bump_begun_while_the_last_bump_waited_is_read_once_as_the_next_turn()
     assert [e.move for e in events if isinstance(e, Committed)] == ["d5-d4"]
     assert tr.prompt.options == ["a5-a4", "a5-b5", "a5-d1"]
     assert [e.move for e in tr.choose("a5-b5", 9.0) if isinstance(e, Committed)] == ["a5-b5"]
+
+
+def test_a_touch_before_an_entry_bump_is_not_the_next_players_bump():
+    """Blue touched its 1 on d5 (red's tile for a 4), then bumped red's 3 on a1 with a 5.
+    Once blue's size was answered, the touch on d5, which came before blue's entry, was
+    kept as red's: red was asked the size of a bump nobody made."""
+    tr = tracker("a1=r3,d5=b1 blue:12233445566:0 red:11223445566:0 blue turn")
+    assert feed(tr, [("d5", False), ("d5", True), ("a1", False)]) == []
+    assert tr.change("a1", True, 5.0)[-1].options == ["4", "5", "6", "none"]
+    events = tr.choose("5", 6.0)
+    assert [e.move for e in events if isinstance(e, Committed)] == ["roll 4 5"]
+    assert tr.prompt is None and not tr.pending
+
+
+def test_an_entry_bump_while_a_step_was_touched_is_kept_for_the_next_turn():
+    """Red's 1 left c1 (onto its own 4 on c2 or d1, unseen); blue bumped red's 4 on d1 (its
+    tile for a 5), then red's c2 was lifted and put back, and blue pressed. The step came
+    back to waiting with the put back, as if it were done only then: blue's bump before it
+    was forgotten and its press asked a forfeit (``3``, ``5``) with no size."""
+    tr = tracker("c1=r1,d1=r4,c2=r4,a3=b2,c4=b3,d4=b2 blue:113445566:0 red:122335566:0 "
+                 "red turn")
+    assert feed(tr, [("c1", False), ("d1", False), ("d1", True), ("c2", False),
+                     ("c2", True)]) == []
+    assert tr.press("clock", 8.0, "blue")[-1].options == ["c1-c2", "c1-d1"]
+    assert tr.choose("c1-c2", 9.0)[-1].options == ["5", "6", "none"]
+    assert [e.move for e in tr.choose("6", 10.0) if isinstance(e, Committed)] == ["roll 5 6"]
+
+
+def test_an_entry_bump_on_the_tile_a_bump_just_took_is_kept_for_the_next_turn():
+    """Blue's 4 bumped red's 2 on d2 (or went into the Center Zone, unseen on this board);
+    red then bumped it back with a 6 (d2 is red's tile for a 2) and pressed. Once blue's
+    step was answered, red's lift on d2, a tile blue's turn had changed, was dropped with
+    blue's turn and red was asked a forfeit with no size."""
+    tr = tracker("a1=r6,c1=r4,a2=r431,d2=r2,d3=b4,a4=b6,c5=b432 blue:1123556:0 red:123556:0 "
+                 "blue turn", layout_blind=True)
+    assert feed(tr, [("d3", False), ("d2", False), ("d2", True), ("d2", False),
+                     ("d2", True)]) == []
+    assert tr.press("clock", 8.0, "red")[-1].options == ["d3-cz", "d3-d2"]
+    assert tr.choose("d3-d2", 9.0)[-1].options == ["5", "6", "none"]
+    assert [e.move for e in tr.choose("6", 10.0) if isinstance(e, Committed)] == ["roll 2 6"]

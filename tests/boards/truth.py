@@ -11,8 +11,9 @@ its game in ``tests/rules``) carried out by a simulated player who
   their own side, on a shared button anyone presses it (a silent turn is always followed by
   a press: the sensors cannot see it otherwise);
 - answers questions, sometimes late and after touching a piece meanwhile: the true move if
-  it is offered (for a turn of several decisions asked one at a time, its next decision),
-  ``none`` if no move was made; asked a later decision of a turn they are not making while
+  it is offered (for a turn of several decisions asked one at a time, its next decision,
+  if the decisions taken so far are the true turn's), ``none`` if no move offered was
+  made; asked a later decision of a turn they are not making while
   a piece is in hand (a capture's attack choice after touching the enemy), the player
   first carries on with the turn;
 - now and then puts a piece where no turn puts it (garbage) and, later, puts it right.
@@ -384,6 +385,8 @@ class Player:
             if self.hands.hand and not tracker.no_turn and asked \
                     and asked != words[:len(asked)]:
                 return False
+        if want not in prompt.options and "none" in prompt.options:
+            want = "none"  # none of the turns asked about was made
         if want not in prompt.options:
             self.result.off = (f"ply {k + 1}: asked {prompt.options}, played {want!r}")
             return
