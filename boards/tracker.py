@@ -159,6 +159,13 @@ class Tracker:
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
         self._candidates: list[Candidate] | None = None
+        self._listed_at = len(self.state.move_stack)  # the decisions made when they were
+        # The next position's turns after a turn waiting or unseen, listed by an idle scan
+        # (:meth:`prepare`): its decisions from the turn's start -> the candidates; and
+        # the turns (:meth:`_way`) whose next position is listed.
+        self._listed: dict[tuple, list[Candidate]] = {}
+        self._listed_after: set[tuple] = set()
+        self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         self.pending: list[Candidate] = []
         self.prompt = None
         self.error = None
@@ -198,16 +205,39 @@ class Tracker:
         """Every legal turn of the position with its physical effect (computed once a turn)."""
         if self._candidates is None:
             self._candidates = [] if self.state.outcome() else self._expand()
+            self._listed_at = len(self.state.move_stack)
         return self._candidates
 
     @property
     def prepared(self) -> bool:
-        """The turns of the position are listed (:meth:`prepare` does it ahead of time)."""
-        return self._candidates is not None
+        """The turns of the position are listed, and so are the next player's after each
+        turn the board may show done before the next player begins (:meth:`prepare`
+        does it ahead of time)."""
+        return self._candidates is not None and not self._unlisted()
 
     def prepare(self) -> None:
-        """List the position's turns now (in an idle scan) rather than at the first event."""
-        self.candidates  # noqa: B018
+        """List now (in an idle scan) what the next event would otherwise list: the
+        position's turns, or else the next player's after one turn that the next
+        player's first move may show done: a complete turn that waits, or a turn the
+        sensors do not see (a Telec pyramid stacked from the stash onto one's own). One
+        position a call, so that an idle scan stays short."""
+        if self._candidates is None:
+            self.candidates  # noqa: B018
+        elif unlisted := self._unlisted():
+            state = self._made(unlisted[0])
+            nxt = self._tracker_from(state, self.current)
+            self._listed[tuple(state.move_stack[self.turn_start:])] = nxt.candidates
+            self._listed_after.add(self._way(unlisted[0]))
+
+    def _unlisted(self) -> list[Candidate]:
+        """The turns waiting or unseen whose next position's turns are not listed yet
+        (none while the decisions of a turn being made are asked)."""
+        if len(self.state.move_stack) != self._listed_at:
+            return []
+        if self._silent[0] is not self._candidates:
+            self._silent = (self._candidates, [c for c in self._candidates or () if c.silent])
+        turns = [*self.pending, *self._silent[1]]
+        return [c for c in turns if self._way(c) not in self._listed_after] if turns else []
 
     def _taken(self, cell: str, value: Hashable) -> bool:
         """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
@@ -876,11 +906,19 @@ class Tracker:
             state.push(legal[0])  # a decision left with one option is taken, not asked
         return state
 
+    def _way(self, cand: Candidate) -> tuple:
+        """The decisions from the turn's start to ``cand`` made (its first way)."""
+        return (*self.state.move_stack[self.turn_start:],
+                *decisions.decisions(cand.ways[0] if cand.ways else cand.move))
+
     def _tracker_from(self, state: rules.GameState, board: dict[str, Hashable]) -> Tracker:
-        """A tracker of the turn from ``state``, begun with the sensors showing ``board``."""
+        """A tracker of the turn from ``state`` (this turn's start position with decisions
+        pushed), begun with the sensors showing ``board``; it starts with the turns an
+        idle scan listed for that position, if one did."""
         nxt = Tracker(state, self.observe, self.error_delay, self.blind)
         nxt.current = dict(board)
         nxt._start_turn()
+        nxt._candidates = self._listed.get(tuple(state.move_stack[self.turn_start:]))
         return nxt
 
     def _fits(self, state: rules.GameState) -> bool:
@@ -1258,13 +1296,13 @@ class Tracker:
             # next turn's): done as of that board, the changes since are the next turn's.
             board, replay = self.held_board, self.since_held
             self.current = dict(board)
-            self._start_turn()
+            self._next_position(turn)
             self.last_change = t
             for changes, _ in replay:
                 events += self.changes(changes, t)
             return events
         carried = {} if since is not None else self._carried(turn)
-        self._start_turn()
+        self._next_position(turn)
         if since is not None:
             for cell, hist in history.items():
                 later = [(n, v) for n, v in hist if n > since]
@@ -1303,6 +1341,13 @@ class Tracker:
             if len(later) > 1:
                 out[cell] = later
         return out
+
+    def _next_position(self, turn: Turn) -> None:
+        """The next turn begins, after ``turn``; with its turns listed if an idle scan
+        listed them while ``turn`` waited."""
+        listed = self._listed.get(tuple(turn))
+        self._start_turn()
+        self._candidates = listed
 
     def _roll(self, t: float) -> list[Event]:
         """The ``roll`` button: the board's electronic die rolls for the player to move,

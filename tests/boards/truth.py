@@ -196,7 +196,8 @@ class Hands:
 
 
 class TrackerBoard:
-    """The tracker alone, fed with one change per lift or place."""
+    """The tracker alone, fed with one change per lift or place; between two, what the
+    board's idle scans list ahead of time is listed (:meth:`Tracker.prepare`)."""
 
     def __init__(self, state: rules.GameState, layout_name: str) -> None:
         layout = load_layout(shipped_layouts()[layout_name])
@@ -213,6 +214,8 @@ class TrackerBoard:
                 break
             out += self.tracker.tick(max(due, self.now))
         self.now = max(self.now, t)
+        while not self.tracker.prepared:  # the idle scans before the player acts
+            self.tracker.prepare()
         return out
 
     def change(self, cell: str, pieces: tuple[str, ...], t: float) -> list:

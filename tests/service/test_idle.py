@@ -1,9 +1,14 @@
 """A quiet board costs a scan and nothing more; a diode-less board never invents pieces."""
 
+import random
+
 import rules
+from boards.choreography import game_events
 from boards.layout import layout_for_game
+from boards.tracker import Tracker
 from hardware.clock import VirtualClock
-from sensorboard import live
+from sensorboard import demo, live
+from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from tests.hardware.test_backends import tiny_layout
 
@@ -76,3 +81,62 @@ def test_without_diodes_a_ghost_is_reported_unreadable_not_taken_for_a_piece():
     scan(service, clock, 2.0)
     assert "cd34" in service.unreadable and not service.tracker.occupied("cd34")
     assert not service.tracker.error
+
+
+
+def listings_at_events(monkeypatch, game, events):
+    """Carry out demo script ``events`` on ``game``'s simulated board; returns how often
+    the tracker listed a position's turns while it handled a change, press or answer
+    (rather than in an idle scan), and how many idle scans listed the next player's
+    turns while a turn waited or one the sensors do not see was possible."""
+    expand, prepare = Tracker._expand, Tracker.prepare
+    count = {"idle": 0, "at_event": 0, "ahead": 0}
+
+    def counted_expand(self):
+        if not count["idle"]:
+            count["at_event"] += 1
+        return expand(self)
+
+    def counted_prepare(self):
+        count["ahead"] += self._candidates is not None
+        count["idle"] += 1
+        try:
+            return prepare(self)
+        finally:
+            count["idle"] -= 1
+
+    monkeypatch.setattr(Tracker, "_expand", counted_expand)
+    monkeypatch.setattr(Tracker, "prepare", counted_prepare)
+    clock = VirtualClock()
+    service = BoardService(rules.new_game(game), layout_for_game(game), clock=clock,
+                           backend="sim")
+    VirtualRun(service, clock, lambda item: None).play(events)
+    return count["at_event"], count["ahead"]
+
+
+def test_while_a_turn_waits_the_idle_scans_list_the_next_players_turns(monkeypatch):
+    # Tulaga: a claim is complete once its stones are down, yet may go on to a reap;
+    # it waits, and the next player's first touch shows it was done. That touch finds
+    # the next player's turns listed, and so does every other event.
+    rng = random.Random(2)
+    state, line = rules.new_game("tulaga"), []
+    while state.outcome() is None and len(line) < 30:
+        legal = state.legal_moves()
+        move = rng.choice([m for m in legal if m.reap] or [m for m in legal if m.stones]
+                          or legal)
+        line.append(move)
+        state.push(move)
+    events = game_events(rules.new_game("tulaga"), line, rng, step=0.3)
+    at_event, ahead = listings_at_events(monkeypatch, "tulaga", events)
+    assert ahead > 0 and at_event == 0
+
+
+def test_a_turn_the_sensors_do_not_see_has_the_next_turns_listed_too(monkeypatch):
+    # Telec with physical dice: a turn the sensors cannot see (a pyramid from the stash
+    # stacked onto one's own, a roll that allows nothing) is shown done by the next
+    # player's move, which finds that player's turns listed.
+    layout = layout_for_game("telec")
+    events = demo.script("telec", demo.pick_line("telec", 8, 30), layout, random.Random(8),
+                         step=0.3, pause=0.5, slip=False)
+    at_event, ahead = listings_at_events(monkeypatch, "telec", events)
+    assert ahead > 0 and at_event == 0
