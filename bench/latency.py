@@ -2,8 +2,12 @@
 same run (sensorboard/latency.py says what is measured).
 
 Run by hand: .venv/bin/python bench/latency.py [--games 20] [--plies 30] [--layout NAME]
+             [--against TREE [--rounds 2]]
 Prints a markdown table (no assertions). On a Pi, `sensorboard bench --games N` measures
-the same for its own layout.
+the same for its own layout. With ``--against TREE`` (another commit's source tree, e.g.
+unpacked by ``git archive COMMIT | tar -x -C TREE``) each layout is measured on both
+trees, alternately in fresh processes, so that the other tree is the reference of the
+same minutes: for a change of the tracker, before and after.
 """
 
 from __future__ import annotations
@@ -18,10 +22,39 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from pipeline import in_tree  # noqa: E402
+
 from boards.layout import load_layout, shipped_layouts  # noqa: E402
 from sensorboard.latency import change_to_frame, percentile, reference_seconds  # noqa: E402
 
 PI_FACTOR = 10  # a Raspberry Pi 4 runs this Python about ten times slower
+
+#: Run in a source tree: one layout's p50, p99, max, samples and the reference, as JSON.
+ROWS = """
+import json, sys
+from boards.layout import load_layout, shipped_layouts
+from sensorboard.latency import change_to_frame, percentile, reference_seconds
+name, games, plies = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ref = reference_seconds()
+s = change_to_frame(load_layout(shipped_layouts()[name]), games=games, plies=plies)
+ref = min(ref, reference_seconds())
+print(json.dumps([percentile(s, 0.5), percentile(s, 0.99), max(s), len(s), ref]))
+"""
+
+
+def compare(other: Path, layouts: list[str], games: int, plies: int, rounds: int) -> None:
+    here = Path(__file__).resolve().parent.parent
+    print(f"this tree against {other}, {rounds} rounds each, alternately\n")
+    print("| layout | p50, other | this | p99, other | this | reference, other | this |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name in layouts:
+        runs: dict[str, list] = {"other": [], "this": []}
+        for _ in range(rounds):
+            for side, tree in (("other", other), ("this", here)):
+                runs[side].append(in_tree(tree, ROWS, name, str(games), str(plies)))
+        cells = [" | ".join(" / ".join(f"{r[k] * 1e3:.2f} ms" for r in runs[side])
+                            for side in ("other", "this")) for k in (0, 1, 4)]
+        print(f"| {name} | {' | '.join(cells)} |", flush=True)
 
 
 def main() -> None:
@@ -29,11 +62,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--plies", type=int, default=30)
     ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
+    ap.add_argument("--against", type=Path, help="another source tree: each layout measured "
+                    "on both, alternately")
+    ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
     layouts = {n: p for n, p in shipped_layouts().items() if not args.layout or n in args.layout}
     print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.games} seeded "
           f"games of {args.plies} turns per layout\n")
+    if args.against:
+        compare(args.against, list(layouts), args.games, args.plies, args.rounds)
+        return
     print("| layout | samples | p50 | p99 | max | reference (same run) | p99 / reference | "
           f"p99 expected on a Pi 4 (x{PI_FACTOR}) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -36,27 +36,57 @@ def percentile(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-PREPARE: dict[str, list[float]] = {}  # game -> idle scans that listed the next turns
+PREPARE: dict[str, list[float]] = {}  # game -> idle scans that listed a position's turns
 
 
 def time_steps(service, samples: list[float], listings: list[float]) -> None:
     """Time each of ``service``'s scans in thread CPU seconds: one that carried a debounced
-    change goes to ``samples``, one that listed the next position's turns to ``listings``."""
-    step = service.step
+    change goes to ``samples``, an idle one that listed a position's turns ahead of time
+    (``Tracker.prepare``: the position's own, or the next player's after a turn that may be
+    done) to ``listings``."""
+    step, prepare = service.step, service.tracker.prepare
+    listed = []
+
+    def counted_prepare():
+        listed.append(True)
+        prepare()
 
     def timed_step():
         before = len(service.debouncer.pending())
-        listing = not service.tracker.prepared
+        listed.clear()
         t0 = time.thread_time_ns()
         out = step()
         dt = time.thread_time_ns() - t0
         if before and len(service.debouncer.pending()) < before:
             samples.append(dt / 1e9)
-        elif listing and service.tracker.prepared:
+        elif listed:
             listings.append(dt / 1e9)
         return out
 
     service.step = timed_step
+    service.tracker.prepare = counted_prepare
+
+
+#: Put before code run in another source tree: its own modules, not the ones the virtual
+#: environment installed in editable mode.
+THIS_TREE = """
+import sys
+sys.path[:] = [".", "bench"] + [p for p in sys.path if "__editable__" not in p]
+sys.meta_path[:] = [f for f in sys.meta_path if "Editable" not in getattr(f, "__name__", "")]
+"""
+
+
+def in_tree(tree: Path, code: str, *args: str):
+    """Run ``code`` (which prints JSON on its last line) in a fresh process on the source
+    tree ``tree`` (e.g. another commit unpacked by ``git archive COMMIT | tar -x -C
+    TREE``), with ``args`` as ``sys.argv[1:]``; returns what it printed."""
+    import json
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-c", THIS_TREE + code, *args], cwd=tree,
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "BLINKA_OS_AGNOSTIC": "1"})
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:

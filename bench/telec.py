@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,6 +35,7 @@ from pipeline import (  # noqa: E402
     PREPARE,
     change_to_frame,
     chess_plies_per_second,
+    in_tree,
     percentile,
     time_steps,
 )
@@ -97,10 +96,7 @@ def row(label: str, samples: list[float]) -> str:
 
 #: Run in a source tree (its own bench/pipeline.py): the Tulaga and Teblo figures, as JSON.
 ROWS = """
-import json, sys
-# this source tree only (not the one the virtual environment installed in editable mode)
-sys.path[:] = ["bench", "."] + [p for p in sys.path if "__editable__" not in p]
-sys.meta_path[:] = [f for f in sys.meta_path if "Editable" not in getattr(f, "__name__", "")]
+import json
 from pipeline import PREPARE, change_to_frame, percentile
 out = {}
 for game in ("tulaga", "teblo"):
@@ -110,19 +106,12 @@ print(json.dumps(out))
 """
 
 
-def tree_rows(tree: Path) -> dict[str, list[float]]:
-    """The Tulaga and Teblo figures of the source tree ``tree``, in a fresh process."""
-    proc = subprocess.run([sys.executable, "-c", ROWS], cwd=tree, capture_output=True,
-                          text=True, env={**os.environ, "BLINKA_OS_AGNOSTIC": "1"}, check=True)
-    return json.loads(proc.stdout.splitlines()[-1])
-
-
 def compare(other: Path, rounds: int) -> None:
     here = Path(__file__).resolve().parent.parent
     runs: dict[str, list[dict]] = {"other": [], "this": []}
     for _ in range(rounds):
-        runs["other"].append(tree_rows(other))
-        runs["this"].append(tree_rows(here))
+        runs["other"].append(in_tree(other, ROWS))
+        runs["this"].append(in_tree(here, ROWS))
 
     def cells(game: str, k: int, scale: float = 1e3) -> tuple[str, str]:
         return tuple(" / ".join(f"{r[game][k] * scale:.3f} ms" for r in runs[side])

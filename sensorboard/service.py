@@ -253,7 +253,7 @@ class BoardService:
         if self.adjudicated:
             changes = []  # the arbiter has ended the game
         if not changes and not self.tracker.prepared:
-            self.tracker.prepare()  # between turns, so the next lift finds the turns listed
+            self.tracker.prepare()  # between events, so the next one finds the turns listed
             self._dirty = True
         for change in changes:
             cell = self.addr_cell.get(change.addr)
