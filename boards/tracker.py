@@ -120,17 +120,23 @@ class Tracker:
         error_delay: float = 1.0,
         blind: frozenset = frozenset(),
         dice: Dice | None = None,
+        *,
+        board: dict[str, Hashable] | None = None,
+        turn_marks: list[int] | None = None,
     ) -> None:
         self.state = state
         self.observe = observe
         self.error_delay = error_delay
         self.blind = frozenset(blind)  # cells without a sensor (a Telec Center Zone)
         self.dice = dice  # None: the players roll their own dice (or there are none)
-        self.turn_marks = _turn_marks(state)
+        # where each turn of the game began (worked out from the game unless given)
+        self.turn_marks = _turn_marks(state) if turn_marks is None else turn_marks
         cells = state.GEOMETRY.names
         self.cells = cells
-        phys = state.physical()
-        self.current: dict[str, Hashable] = {c: observe(phys.get(c, ())) for c in cells}
+        if board is None:  # what the sensors show (default: the position as it stands)
+            phys = state.physical()
+            board = {c: observe(phys.get(c, ())) for c in cells}
+        self.current: dict[str, Hashable] = dict(board)
         self.prompt: Prompt | None = None
         self.error: Error | None = None
         self.last_change = 0.0
@@ -915,9 +921,8 @@ class Tracker:
         """A tracker of the turn from ``state`` (this turn's start position with decisions
         pushed), begun with the sensors showing ``board``; it starts with the turns an
         idle scan listed for that position, if one did."""
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind)
-        nxt.current = dict(board)
-        nxt._start_turn()
+        nxt = Tracker(state, self.observe, self.error_delay, self.blind, board=board,
+                      turn_marks=[*self.turn_marks, self.turn_start])
         nxt._candidates = self._listed.get(tuple(state.move_stack[self.turn_start:]))
         return nxt
 
