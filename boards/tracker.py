@@ -1171,7 +1171,9 @@ class Tracker:
         begun once the question is declined (it is then read as part of that turn). After
         the visible part of the turn, see :meth:`_while_choosing`."""
         if self.prompt is not None and self.current == self.asked_board:
-            return []  # a piece touched since it was asked, put back: it stays open
+            # A piece touched since it was asked, put back: it stays open (unless that
+            # was another turn of the mover's done, :meth:`_another_done`).
+            return self._another_done(t) if self.after_visible else []
         if self.after_visible:
             return self._while_choosing(t)
         if self.prompt is None or NONE not in self.prompt.options or not any(
@@ -1206,7 +1208,7 @@ class Tracker:
         touch, put back, leaves the question open; put down elsewhere, the opponent's turn
         has begun)."""
         if self.lifting or any(self.consistent(c) and self.complete(c) for c in self.asked):
-            return []
+            return self._another_done(t)
         # Only a piece set down partway (a Dodger at a corner) goes on from where it was.
         empty = self.observe(())
         put = {cell for c in self.asked for cell, v in c.final.items()
@@ -1229,6 +1231,26 @@ class Tracker:
             self.after_visible, self._after_declining = False, None
             return self._evaluate(t)
         return []
+
+    def _another_done(self, t: float) -> list[Event]:
+        """Asked the decisions after a capture, the board shows another turn of the mover
+        done as well: a second enemy figure lifted and set back (or the mover's figure set
+        down on it) since the mover's figure left. One of the two enemies was only touched
+        while the mover held their figure, or the opponent touched theirs after the
+        capture: the sensors cannot tell, so the decisions taken are undone and which
+        turn was made is asked."""
+        if self.lifting or self.no_turn:
+            return []
+        others = [c for c in self.alive() if c not in self.asked and not c.silent
+                  and c.text not in self.declined and self.complete(c)]
+        if not others:
+            return []
+        asked = [c for c in self.asked if self.consistent(c) and self.complete(c)]
+        while len(self.state.move_stack) > self.turn_start:
+            self.state.pop()
+        self.prompt, self.deciding = None, None
+        self.after_visible, self._after_declining = False, None
+        return self._ask([*asked, *others], t)
 
     def _declined_tracker(self) -> Tracker | None:
         """The next turn's tracker, were everything still open declined now (None where a

@@ -212,3 +212,19 @@ def test_a_tesulda_capture_with_nothing_to_ask_then_the_opponent_takes_back():
     out = feed(tracker, [("d7", False), ("d7", True)], 11.0)
     assert out == [Committed(12.0, 1, "light", "d4xd7 none"),
                    Prompt(12.0, ["none", "take:s", "take:ss"])]
+
+
+def test_a_tesulda_enemy_touched_while_holding_ones_figure_then_another_captured_is_asked():
+    """Dark lifts d8, lifts light's d6 and puts it back: d8xd6 as the sensors see it, so
+    its attack choice is asked. Dark then lifts light's f8 and sets a figure down there:
+    d8xf8 with d6 only touched, or d8xd6 and f8 touched after it; the sensors cannot
+    tell. The attack choice answered so far is undone and which capture is asked (d8xd6
+    and its attack choice stood, and ``d8xd6 none`` was committed: found by the truth
+    streams, seed 7000032)."""
+    text = "light:a1=Skh,d6=Tcs,f8=Tcs dark:d8=Sss,j10=Skh pool: dark"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    out = feed(tracker, [("d8", False), ("d6", False), ("d6", True)])
+    assert out == [Prompt(2.0, ["none", "take:c", "take:cs", "take:s"])]
+    assert feed(tracker, [("f8", False), ("f8", True)], 3.0) == [Prompt(4.0, ["d8xd6", "d8xf8"])]
+    assert tracker.choose("d8xf8", 5.0) == [Prompt(5.0, ["none", "take:c", "take:cs", "take:s"])]
+    assert moves(tracker.choose("take:s", 6.0)) == ["d8xf8 take:s"]
