@@ -8,9 +8,9 @@ carries out a replay input line, and every action is written down as that line. 
 stream is played, its lines are run through ``replay`` (the code behind ``sensorboard
 replay --game GAME``, the default setup), and the stream passes when the replay's ``move``
 lines are exactly the true turns, each legal by the game's naive implementation, and
-nothing was left waiting. A stream ends as players end a game: the player whose turn
-still waits presses their clock (a question at the end of the input could not be
-answered in a replay file); then the input ends.
+nothing was left waiting. The input ends as in ``truth.py`` (a turn complete and waiting
+is committed, questions the mover may decline are declined), but a question its end asks
+cannot be answered in a replay file: such a stream is stalled.
 
 The player's simulated hand puts down what the true turn puts down; the simulated board
 puts down the piece lifted last. Both are the same to a presence sensor (a reed switch
@@ -62,7 +62,7 @@ class ServiceBoard:
     """A board for ``truth.Player``: the whole pipeline on simulated magnets, each action
     written down as a replay input line (:attr:`lines`)."""
 
-    def __init__(self, state: rules.GameState, layout_name: str, mix: truth.Mix) -> None:
+    def __init__(self, state: rules.GameState, layout_name: str) -> None:
         if not replayable(layout_name):
             raise ValueError(f"{layout_name}: the replay streams need a presence sensor")
         self.layout = load_layout(shipped_layouts()[layout_name])
@@ -70,10 +70,10 @@ class ServiceBoard:
         self.service = BoardService(state, self.layout, clock=self.clock, backend="sim",
                                     bounce=0.003, seed=0)
         self.observe = self.service.observe
-        self.buttons = mix.buttons
         self.out: list[dict] = []
         self.run = VirtualRun(self.service, self.clock, self.out.append)
         self.lines: list[dict] = []
+        self.ended: int | None = None
 
     @property
     def tracker(self):
@@ -110,16 +110,21 @@ class ServiceBoard:
         return self._line({"t": t, "op": "choose", "value": value})
 
     def finish(self, t: float) -> list:
-        """The player ends the game: a turn still waiting (complete, or with questions the
-        mover may decline) is ended by its player's clock."""
-        tracker = self.tracker
-        if tracker.prompt is None and (tracker.pending or tracker.either
-                                       or tracker.deciding is not None):
-            return self.press(tracker.player if self.buttons == "player" else None, t)
-        return []
+        """The input ends here (the first time): as at the end of a replay, the board
+        settles and the tracker is flushed. Lines written after it (answers to what the
+        end asked) are not part of the input (:attr:`ended`: how many lines are)."""
+        if self.ended is not None:
+            return []
+        self.ended = len(self.lines)
+        self.run.scan_until(t)
+        self.run.settle()
+        self.out += self.service.flush()
+        items, self.out[:] = list(self.out), []
+        return [e for e in map(_event, items) if e is not None]
 
     def jsonl(self) -> str:
-        return "".join(json.dumps(line) + "\n" for line in self.lines)
+        """The replay input: the lines up to the end of the input."""
+        return "".join(json.dumps(line) + "\n" for line in self.lines[:self.ended])
 
 
 def run_stream(game: str, layout: str, seed: int, plies: int = 16,
@@ -127,7 +132,7 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
     """Play one seeded stream on the pipeline, then run its lines through ``replay``: the
     result is the replay's (its ``move`` lines checked against the true turns)."""
     mix = mix or truth.Mix()
-    board = ServiceBoard(rules.new_game(game), layout, mix)
+    board = ServiceBoard(rules.new_game(game), layout)
     played = truth.run_stream(game, layout, seed, plies=plies, mix=mix, board=board)
     return check_replay(played, board)
 
@@ -141,7 +146,7 @@ def check_replay(played: truth.Result, board: ServiceBoard) -> truth.Result:
         result.off = f"played on the board: {played.off}"
     state = rules.new_game(game)
     lines = board.jsonl().splitlines()
-    lines_end = board.lines[-1]["t"] if board.lines else 0.0
+    lines_end = json.loads(lines[-1])["t"] if lines else 0.0
     events = parse_events(lines, f"stream {seed}", state.GEOMETRY.names, state.PLAYERS)
     out: list[dict] = []
     final = replay(state, board.layout, events, f"stream {seed}", out.append)
@@ -170,6 +175,4 @@ def check_replay(played: truth.Result, board: ServiceBoard) -> truth.Result:
         result.stalled = "the end of the replay input asked a question"
     elif final["position"] != {c: list(p) for c, p in sorted(check.physical().items())}:
         result.off = "the replay's final position is not the game's"
-    if played.stalled and not result.off:
-        result.stalled = result.stalled or f"played on the board: {played.stalled}"
     return result

@@ -350,7 +350,7 @@ def test_a_stream_replayed_through_the_command_line_gives_the_true_turns(tmp_pat
     from tests.boards import truth, truth_replay
 
     mix = truth.Mix.random(random.Random(20_003))
-    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda", mix)
+    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda")
     played = truth.run_stream("tesulda", "tesulda", 20_003, plies=10, mix=mix, board=board)
     assert played.ok
     path = tmp_path / "stream.jsonl"
@@ -368,7 +368,7 @@ def test_the_replay_check_catches_an_answer_that_is_not_the_true_one():
     from tests.boards import truth, truth_replay
 
     mix = truth.Mix.random(random.Random(20_000))
-    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda", mix)
+    board = truth_replay.ServiceBoard(rules.new_game("tesulda"), "tesulda")
     played = truth.run_stream("tesulda", "tesulda", 20_000, plies=8, mix=mix, board=board)
     assert truth_replay.check_replay(played, board).ok
     answer = next(line for line in board.lines
