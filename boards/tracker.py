@@ -672,14 +672,16 @@ class Tracker:
                 # A piece touched meanwhile put back: the longer turn and the next one are
                 # both still under way, as before it was lifted.
                 return []
-            if fits and (alive or self.lifting) and (
-                    self.lifting or not any(nexts[c.text].complete_turns() for c in fits)):
+            if fits and (alive or self.lifting) and (self.lifting or not any(
+                    nexts[c.text].complete_turns() or self._next_turn_held(c)
+                    for c in fits)):
                 # Both may still be under way: this turn (an enemy piece touched while the
                 # shooter is in hand, now another enemy lifted; or any piece lifted, to be
                 # put back, while the mover holds theirs or may lift it again, a Tesulda
                 # Dodger set down at its corner) or the next one. The event that
-                # completes one of them tells; the waiting turn is kept meanwhile, and the
-                # pieces in hand are no error.
+                # completes one of them tells (the next turn read in order since the
+                # board was held: a capture of the figure just moved); the waiting turn is
+                # kept meanwhile, and the pieces in hand are no error.
                 self.either = True
                 if self.held_board is None:
                     changes, prev = self._batch
@@ -693,13 +695,18 @@ class Tracker:
                 # next turn's.
                 return self._commit_held(t) if len(waiting) == 1 else self._ask(waiting, t)
             self.held_board = None
-            if len(fits) == 1 and len(fits[0].ways) == 1:
+            if len(fits) == 1 and len(fits[0].ways) == 1 and not self._asks_more(fits[0]):
                 # A turn of several decisions done: the changes since are read again, in
                 # order, as the next turn's (one done meanwhile unseen, a Telec step onto
                 # an own piece, then waits in turn, or is asked about).
                 return self._commit_since(fits[0], t)
             if fits:
                 self.pending = []
+                if any(self._asks_more(c) for c in fits):
+                    # Its questions come now (a Tesulda capture that waited while an enemy
+                    # touched may have been the one taken); once they are answered, what
+                    # the cells showed since it was done is the next turn's.
+                    self.carry_from = self.pending_since
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
             if not alive and len(waiting) == 1 and len(waiting[0].ways) == 1 and \
                     self._later_turns_made(waiting[0]):
@@ -778,8 +785,7 @@ class Tracker:
         attack choice can only be ``none`` then waits like a move of one decision)."""
         if len(cand.ways) != 1:
             return False
-        state = self._made(cand)
-        return decisions.in_turn(state, self.player)
+        return decisions.in_turn(self._made(cand, decline=False), self.player)
 
     def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:
         """Commit the waiting turn (``cand``, or the one waiting) as of the board when the
@@ -891,6 +897,11 @@ class Tracker:
             events += nxt.changes(changes, t)
         return bool(nxt.pending) or any(isinstance(e, (Committed, Prompt)) for e in events)
 
+    def _next_turn_held(self, cand: Candidate) -> bool:
+        """While the board is held: once ``cand`` is made, do the changes since, read in
+        order, make (or ask about) a turn of the next player's?"""
+        return self.held_board is not None and self._next_turn_made(cand)
+
     def _next_turn_fits(self, cand: Candidate) -> bool:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
         return self._next_turn(cand) is not None
@@ -900,16 +911,19 @@ class Tracker:
         now, if the board fits it."""
         return self._fits(self._made(cand))
 
-    def _made(self, cand: Candidate) -> rules.GameState:
-        """The position once ``cand`` is made (its first way, for a turn of several, and
-        the decisions after it that have only one option)."""
+    def _made(self, cand: Candidate, decline: bool = True) -> rules.GameState:
+        """The position once ``cand`` is made: its first way, for a turn of several, and
+        the decisions after it that have only one option, or (``decline``) that ``none``
+        answers, as when the next player starts (while one cannot be declined, it is
+        still the mover's turn)."""
         state = self.state.clone()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         while state.to_move == self.player and state.outcome() is None:
             legal = state.legal_moves()
-            if len(legal) != 1:
+            nones = [m for m in legal if decline and state.move_str(m) == NONE]
+            if not nones and len(legal) != 1:
                 break
-            state.push(legal[0])  # a decision left with one option is taken, not asked
+            state.push(nones[0] if nones else legal[0])  # not asked, or declined
         return state
 
     def _way(self, cand: Candidate) -> tuple:

@@ -228,3 +228,35 @@ def test_a_tesulda_enemy_touched_while_holding_ones_figure_then_another_captured
     assert feed(tracker, [("f8", False), ("f8", True)], 3.0) == [Prompt(4.0, ["d8xd6", "d8xf8"])]
     assert tracker.choose("d8xf8", 5.0) == [Prompt(5.0, ["none", "take:c", "take:cs", "take:s"])]
     assert moves(tracker.choose("take:s", 6.0)) == ["d8xf8 take:s"]
+
+
+def test_two_tesulda_captures_waiting_then_the_opponents_turn_asks_which_and_its_choice():
+    """Light lifts d4, takes dark's d6 and, holding both, touches dark's f4; the figure
+    comes down on d6. d4xd6 and d4xf4 both show done, and d4 may still be in hand: both
+    wait. Dark then moves j10-j9: one of them was made, and its attack choice was never
+    asked. Which capture is asked, then its attack choice, then dark's move is committed
+    (the waiting captures were kept while dark's move went unseen, and the stream
+    stalled: seed 7000050)."""
+    text = "light:e1=Skh,d4=Ss dark:d6=Tc,f4=Tc,j10=Skh pool: light"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    out = feed(tracker, [("d4", False), ("d6", False), ("f4", False), ("f4", True),
+                         ("d6", True), ("j10", False), ("j9", True)])
+    assert out == [Prompt(6.0, ["d4xd6", "d4xf4"])]
+    assert tracker.choose("d4xd6", 7.0) == [Prompt(7.0, ["none", "take:c"])]
+    assert moves(tracker.choose("take:c", 8.0)) == ["d4xd6 take:c", "j10-j9"]
+
+
+def test_a_tesulda_capture_waiting_then_taken_back_with_its_figure_lifted_first():
+    """Light's full d4 captures e5 (nothing to ask: it waits). Dark lifts light's figure on
+    e5, then its own d5, and sets it down on e5: dark's capture, read in order since e5
+    was lifted (or light, still holding d4, touched e5 and is taking d5: light's figure
+    would then come down on d5). Light's capture is committed and dark's attack choice
+    asked at once (it was committed only at the end of the input, the choice declined
+    unasked: seed 7000063)."""
+    text = "light:e1=Skh,d4=Sccsss dark:e5=Tc,d5=Ss,j10=Skh pool: light"
+    tracker = Tracker(rules.from_position("tesulda", text))
+    out = feed(tracker, [("d4", False), ("e5", False), ("e5", True), ("e5", False),
+                         ("d5", False), ("e5", True)])
+    assert out == [Committed(5.0, 1, "light", "d4xe5 none"),
+                   Prompt(5.0, ["none", "take:c", "take:cc", "take:cs", "take:s", "take:ss"])]
+    assert moves(tracker.choose("take:cs", 6.0)) == ["d5xe5 take:cs"]
