@@ -115,9 +115,7 @@ class Link:
         with self._lock:
             self._frame = list(frame)
         self._wake.set()
-        ser = self._serial
-        if ser is not None:
-            ser.cancel_read()  # the thread sends it now, not after its read times out
+        self._cancel_read()  # the thread sends it now, not after its read times out
 
     def acked_frame(self) -> list[RGB] | None:
         """The frame the board last confirmed showing (None before any)."""
@@ -145,8 +143,11 @@ class Link:
             time.sleep(0.005)
         self._closing = True
         self._wake.set()
+        self._cancel_read()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
+            if self._thread.is_alive():
+                return  # the thread closes the port itself once its read returns
         self._drop()
 
     def stop_firmware(self, wait: float = 5.0) -> bool:
@@ -159,17 +160,37 @@ class Link:
             time.sleep(0.01)
         return False
 
+    def _cancel_read(self) -> None:
+        """End the link thread's read now."""
+        ser = self._serial
+        if ser is not None:
+            try:
+                ser.cancel_read()
+            except (TypeError, OSError, serial.SerialException):
+                pass  # the port was closed meanwhile: no read to end
+
     # -- the thread -----------------------------------------------------------------------
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._drop()
+
+    def _serve(self) -> None:
         while not self._closing:
             if self._serial is None:
                 if not self._connect():
                     self._wake.wait(RETRY_S)
                     self._wake.clear()
                 continue
+            ser = self._serial
             try:
-                ser = self._serial
-                data = ser.read(max(1, ser.in_waiting))
+                try:
+                    data = ser.read(max(1, ser.in_waiting))
+                except TypeError:  # pyserial reading a port another thread closed meanwhile
+                    if ser is self._serial and not self._closing:
+                        raise
+                    continue
                 now = time.monotonic()
                 if data:
                     self._last_rx = now
@@ -178,6 +199,8 @@ class Link:
                 self._timers(now)
                 self._send_leds(now)
             except (serial.SerialException, OSError) as e:
+                if ser is not self._serial or self._closing:
+                    continue  # closed meanwhile (a failed write, or close()): not a loss
                 self.on_error(f"serial link {self.device}: lost ({e}); waiting for the board")
                 self._drop()
 
