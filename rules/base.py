@@ -230,6 +230,19 @@ class GameState(ABC):
         self.push(move)
         return move
 
+    def parse_turn(self, text: str) -> list[Hashable]:
+        """Read a turn written as its decisions' notations joined by single spaces, each
+        legal one after another from this position (which is left as it is). Raises
+        :class:`MoveSyntaxError` on bad text, :class:`IllegalMoveError` if not legal.
+
+        >>> import rules
+        >>> state = rules.new_game("telec")
+        >>> [str(m) for m in state.parse_turn("roll ace")]
+        ['roll', 'ace']
+        """
+        after = self.clone()
+        return [after.push_str(word) for word in text.split(" ")]
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState) or other.NAME != self.NAME:
             return NotImplemented

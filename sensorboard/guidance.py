@@ -168,17 +168,10 @@ def decisions_of(state: rules.GameState, value: str) -> list | None:
     """The decisions an option stands for, legal one after another from ``state`` (a
     decision, or a whole turn written as its decisions joined by spaces); None if it is
     not one."""
-    after, out = state.clone(), []
-    for word in value.split(" "):
-        try:
-            move = after.parse_move(word)
-        except rules.RulesError:
-            return None
-        if move not in after.legal_moves():
-            return None
-        out.append(move)
-        after.push(move)
-    return out
+    try:
+        return state.parse_turn(value)
+    except rules.RulesError:
+        return None
 
 
 def asked(tracker: Tracker) -> dict:

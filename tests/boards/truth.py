@@ -351,17 +351,10 @@ class Player:
 
     def _parse(self, text: str) -> decisions.Turn | None:
         """The decisions of the turn written ``text``, if each is legal in turn."""
-        state, out = self.check.clone(), []
         try:
-            for word in text.split(" "):
-                move = state.parse_move(word)
-                if not state.is_legal(move):
-                    return None
-                state.push(move)
-                out.append(move)
+            return decisions.Turn(self.check.parse_turn(text))
         except rules.RulesError:
             return None
-        return decisions.Turn(out)
 
     def _answer(self, prompt: Prompt) -> bool:
         """Answer ``prompt``; False when the player carries on with the turn in hand first

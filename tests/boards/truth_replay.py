@@ -31,7 +31,7 @@ from boards.layout import load_layout, shipped_layouts
 from boards.tracker import Committed, Error, Prompt
 from hardware.clock import VirtualClock
 from sensorboard.replay import VirtualRun, parse_events, replay
-from sensorboard.service import BoardService
+from sensorboard.service import ACTIONS, BoardService
 
 from . import truth
 
@@ -91,8 +91,7 @@ class ServiceBoard:
         op = line["op"]
         if op in ("press", "choose"):
             self.run.catch_up()
-        key = {"lift": "cell", "place": "cell", "press": "button", "choose": "value"}[op]
-        self.out += self.service.act(op, line[key], line.get("player"))
+        self.out += self.service.act(op, line[ACTIONS[op]], line.get("player"))
         if op in ("lift", "place"):
             self.run.scan_until(line["t"] + SETTLE)
         items, self.out[:] = list(self.out), []
