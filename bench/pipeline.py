@@ -43,12 +43,14 @@ def time_steps(service, samples: list[float], listings: list[float]) -> None:
     """Time each of ``service``'s scans in thread CPU seconds: one that carried a debounced
     change goes to ``samples``, an idle one that listed a position's turns ahead of time
     (``Tracker.prepare``: the position's own, or the next player's after a turn that may be
-    done) to ``listings``."""
-    step, prepare = service.step, service.tracker.prepare
+    done) to ``listings``; not one that only let go of an ended turn's lists."""
+    step, tracker = service.step, service.tracker
+    prepare = tracker.prepare
     listed = []
 
     def counted_prepare():
-        listed.append(True)
+        if not getattr(tracker, "_spent", None):
+            listed.append(True)
         prepare()
 
     def timed_step():

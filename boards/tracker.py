@@ -149,6 +149,7 @@ class Tracker:
         # button.
         self.held: list[str | None] = []
         self.batch_cells: list[str] = []  # the cells the last scan changed
+        self._spent: list[tuple] = []  # what ended turns listed, to let go when idle
         self._start_turn()
 
     # --- the turn in progress ---------------------------------------------------
@@ -219,7 +220,7 @@ class Tracker:
         """The turns of the position are listed, and so are the next player's after each
         turn the board may show done before the next player begins (:meth:`prepare`
         does it ahead of time)."""
-        return self._candidates is not None and not self._unlisted()
+        return self._candidates is not None and not self._spent and not self._unlisted()
 
     def prepare(self) -> None:
         """List now (in an idle scan) what the next event would otherwise list: the
@@ -227,7 +228,9 @@ class Tracker:
         player's first move may show done: a complete turn that waits, or a turn the
         sensors do not see (a Telec pyramid stacked from the stash onto one's own). One
         position a call, so that an idle scan stays short."""
-        if self._candidates is None:
+        if self._spent:
+            self._spent.clear()
+        elif self._candidates is None:
             self.candidates  # noqa: B018
         elif unlisted := self._unlisted():
             state = self._made(unlisted[0])
@@ -1385,8 +1388,12 @@ class Tracker:
 
     def _next_position(self, turn: Turn) -> None:
         """The next turn begins, after ``turn``; with its turns listed if an idle scan
-        listed them while ``turn`` waited."""
+        listed them while ``turn`` waited. The lists of the turn that ended (its own, the
+        next positions of its other ways) are let go in the next idle scan
+        (:meth:`prepare`), not at this event: freeing them takes about as long as the
+        rest of the event."""
         listed = self._listed.get(tuple(turn))
+        self._spent.append((self._candidates, self._listed, self._silent))
         self._start_turn()
         self._candidates = listed
 
