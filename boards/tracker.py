@@ -580,6 +580,11 @@ class Tracker:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
         due = self.next_timer()
         if due is not None and now >= due:
+            # Only the opponent's pieces taken up, and left so: their turn, after an
+            # unseen one of the player to move (a step onto an own piece shows a lift only).
+            asked = self._unseen_then_next(now)
+            if asked:
+                return asked
             self.error = Error(now, self._error_cells(), self._attackers())
             return [self.error]
         return []
@@ -719,18 +724,10 @@ class Tracker:
                 # piece, no clock pressed): the waiting turn was done.
                 return self._commit_since(waiting[0], t)
         if not alive:
-            if not self.lifting and not self.prompt and any(
-                    self.current[c] not in self._in_hand_allowed(c)
-                    or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
-                    for c in self.differing):
-                # A piece put down, or one of the opponent's taken up, that no turn of the
-                # player to move explains: maybe they made an unseen turn (a Telec forfeit)
-                # and the opponent's turn has begun.
-                silent = [c for c in self.candidates if c.silent
-                          and c.text not in self.declined and self._next_turn_fits(c)]
-                if silent:
-                    self.carry_from = 0  # made, what the board showed since is the next's
-                    return self._ask(silent, t, declinable=True)
+            if not self.lifting and not self.prompt:
+                asked = self._unseen_then_next(t)
+                if asked:
+                    return asked
             # Belongs to no turn (an own stone lifted after a claim): the complete turn
             # waits while the board is wrong, and the error timer runs.
             return []
@@ -760,6 +757,22 @@ class Tracker:
             self.done_at.setdefault(cand.text, self.batch)
         self.pending = complete
         return []
+
+    def _unseen_then_next(self, t: float) -> list[Event]:
+        """A piece put down, or one of the opponent's taken up, that no turn of the player
+        to move explains: maybe they made an unseen turn (a Telec forfeit, a stack from the
+        stash onto their own) and the opponent's turn has begun. Asked (``none``: no turn
+        was made) where the board fits the opponent's turn once one is made."""
+        if not any(self.current[c] not in self._in_hand_allowed(c)
+                   or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
+                   for c in self.differing):
+            return []
+        silent = [c for c in self.candidates if c.silent
+                  and c.text not in self.declined and self._next_turn_fits(c)]
+        if not silent:
+            return []
+        self.carry_from = 0  # made, what the board showed since is the next's
+        return self._ask(silent, t, declinable=True)
 
     def _put_back(self, waiting: list[Candidate]) -> bool:
         """The last scan only put pieces back where the ``waiting`` turns change nothing:

@@ -407,3 +407,28 @@ def test_an_entry_bump_on_the_tile_a_bump_just_took_is_kept_for_the_next_turn():
     assert tr.press("clock", 8.0, "red")[-1].options == ["d3-cz", "d3-d2"]
     assert tr.choose("d3-d2", 9.0)[-1].options == ["5", "6", "none"]
     assert [e.move for e in tr.choose("6", 10.0) if isinstance(e, Committed)] == ["roll 2 6"]
+
+
+def test_an_unseen_stack_then_the_opponent_stepping_onto_their_own_is_asked_once_still():
+    """Blue stacked a 2 from its stash on its own 3 on c5 (its tile for an ace; nothing
+    changes), and its press was spent on a question about red's step; red then moved its
+    stack from c1 onto its own 4 on b1 (only c1 is seen to empty). No turn of blue's
+    explains red's piece taken up: it was an error, and the stream stalled two turns later
+    (seed 100343). Once the board stays so, blue's unseen turn is asked, then red's step
+    waits as red's turn."""
+    tr = tracker("b1=r4,c1=r31,c5=b3 blue:11223445566:0 red:122345566:0 blue turn")
+    assert tr.change("c1", False, 1.0) == []
+    assert tr.tick(2.0)[-1].options == ["ace", "none"]
+    assert tr.choose("ace", 3.0)[-1].options == ["1", "2", "none"]
+    assert [e.move for e in tr.choose("2", 4.0) if isinstance(e, Committed)] == ["roll ace 2"]
+    assert [e.move for e in tr.press("clock", 5.0) if isinstance(e, Committed)] == ["c1-b1"]
+
+
+def test_the_opponent_holding_their_piece_after_an_unseen_turn_answered_none_is_an_error():
+    """The same, but blue made no turn (``none``): red's piece in hand is out of place,
+    shown as an error, and not asked again while nothing changes."""
+    tr = tracker("b1=r4,c1=r31,c5=b3 blue:11223445566:0 red:122345566:0 blue turn")
+    tr.change("c1", False, 1.0)
+    assert tr.tick(2.0)[-1].options == ["ace", "none"]
+    assert tr.choose("none", 3.0) == []
+    assert tr.tick(4.5) == [tr.error] and tr.error.cells == {"c1": "red-3+red-1"}
