@@ -110,6 +110,38 @@ def naive_legal(state: rules.GameState, text: str) -> bool:
     return adapter(state.NAME).legal(state, text)
 
 
+def check_moves(result: Result, out: list[dict], game: str) -> rules.GameState:
+    """Check the ``move`` lines of a replay's output ``out`` against ``result.truth``
+    (filling in ``result.committed``): each must be legal for the side to move by the
+    naive implementation (else one more ``illegal``, and the check stops there), and
+    they must be the true turns in order (else ``off``, at the first that differs or at
+    a turn not played, unless it is already off; ``stalled`` if fewer were committed).
+    Returns the game the legal lines make, for the final position."""
+    check = rules.new_game(game)
+    for item in out:
+        if item["type"] != "move":
+            continue
+        text = item["move"]
+        result.committed.append(text)
+        if item["player"] != check.to_move or not naive_legal(check, text):
+            result.illegal += 1
+            break
+        for move in check.parse_turn(text):
+            check.push(move)
+    if result.off:
+        return check
+    committed, truth = result.committed, result.truth
+    k = next((i for i, (a, b) in enumerate(zip(committed, truth, strict=False)) if a != b),
+             None)
+    if k is not None:
+        result.off = f"replay ply {k + 1}: committed {committed[k]!r}, played {truth[k]!r}"
+    elif len(committed) > len(truth):
+        result.off = f"replay committed {committed[len(truth)]!r}, a turn not played"
+    elif len(committed) < len(truth):
+        result.stalled = f"replay committed {len(committed)} of {len(truth)} turns"
+    return check
+
+
 def _freed(before: dict, after: dict) -> set[str]:
     return {c for c, p in before.items() if len(after.get(c, ())) < len(p)}
 

@@ -149,28 +149,10 @@ def check_replay(played: truth.Result, board: ServiceBoard) -> truth.Result:
     events = parse_events(lines, f"stream {seed}", state.GEOMETRY.names, state.PLAYERS)
     out: list[dict] = []
     final = replay(state, board.layout, events, f"stream {seed}", out.append)
-    check = rules.new_game(game)
-    for item in out:
-        if item["type"] != "move":
-            continue
-        result.committed.append(item["move"])
-        if item["player"] != check.to_move or not truth.naive_legal(check, item["move"]):
-            result.illegal += 1
-            break
-        for word in item["move"].split(" "):
-            check.push_str(word)
-    if result.off:
+    check = truth.check_moves(result, out, game)
+    if result.off or result.stalled:
         return result
-    k = next((i for i, (a, b) in enumerate(zip(result.committed, result.truth, strict=False))
-              if a != b), None)
-    if k is not None:
-        result.off = f"replay ply {k + 1}: committed {result.committed[k]!r}, " \
-                     f"played {result.truth[k]!r}"
-    elif len(result.committed) > len(result.truth):
-        result.off = f"replay committed {result.committed[len(result.truth)]!r}, not played"
-    elif len(result.committed) < len(result.truth):
-        result.stalled = f"replay committed {len(result.committed)} of {len(result.truth)}"
-    elif any(item["type"] == "prompt" and item["t"] > lines_end for item in out):
+    if any(item["type"] == "prompt" and item["t"] > lines_end for item in out):
         result.stalled = "the end of the replay input asked a question"
     elif final["position"] != {c: list(p) for c, p in sorted(check.physical().items())}:
         result.off = "the replay's final position is not the game's"

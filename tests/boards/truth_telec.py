@@ -422,32 +422,11 @@ def check_replay(result: Result, layout: str) -> None:
     out: list[dict] = []
     final = replay(state, load_layout(shipped_layouts()[layout]), events, "stream", out.append,
                    dice="physical")
-    check = rules.new_game("telec")
-    first = {p: True for p in check.PLAYERS}
-    for item in out:
-        if item["type"] == "roll":
-            result.rolled.append((item["player"], item["value"]))
-        if item["type"] != "move":
-            continue
-        text = item["move"]
-        result.committed.append(text)
-        if item["player"] != check.to_move or text not in naive_turns(check, first[check.to_move]):
-            result.illegal += 1
-            continue
-        first[check.to_move] = False
-        for word in text.split(" "):
-            check.push_str(word)
-    if not result.off:
-        k = next((i for i, (a, b) in enumerate(zip(result.committed, result.truth,
-                                                   strict=False)) if a != b), None)
-        if k is not None:
-            result.off = (f"turn {k + 1}: committed {result.committed[k]!r}, "
-                          f"played {result.truth[k]!r}")
-        elif len(result.committed) > len(result.truth):
-            result.off = f"committed {result.committed[len(result.truth)]!r}, a turn not played"
-        elif len(result.committed) < len(result.truth):
-            result.stalled = f"committed {len(result.committed)} of {len(result.truth)} turns"
-        elif result.rolled != result.rolls:
-            result.off = f"rolls {result.rolled} printed, {result.rolls} rolled"
-        elif final["position"] != {c: list(p) for c, p in sorted(check.physical().items())}:
-            result.off = f"final position {final['position']} differs"
+    result.rolled += [(x["player"], x["value"]) for x in out if x["type"] == "roll"]
+    check = truth.check_moves(result, out, "telec")
+    if result.off or result.stalled:
+        return
+    if result.rolled != result.rolls:
+        result.off = f"rolls {result.rolled} printed, {result.rolls} rolled"
+    elif final["position"] != {c: list(p) for c, p in sorted(check.physical().items())}:
+        result.off = f"final position {final['position']} differs"
