@@ -39,6 +39,7 @@ from pipeline import (  # noqa: E402
     percentile,
     time_steps,
 )
+from playouts import random_decision  # noqa: E402
 
 import rules  # noqa: E402
 from boards.layout import layout_for_game  # noqa: E402
@@ -57,13 +58,8 @@ def telec_playouts(seconds: float = 3.0) -> tuple[float, float]:
         state = rules.new_game("telec")
         player = state.to_move
         for _ in range(1000):
-            if state.outcome() is not None:
+            if random_decision(state, rng) is None:
                 break
-            if state.to_move == rules.CHANCE:
-                move = state.sample_chance(rng)
-            else:
-                move = rng.choice(state.legal_moves())
-            state.push(move)
             decisions += 1
             if state.to_move not in (player, rules.CHANCE):
                 turns += 1

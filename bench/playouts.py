@@ -1,0 +1,143 @@
+"""Rules speed of every registered game: playouts, push and pop, copies; for a change of rules/.
+
+Run by hand: .venv/bin/python bench/playouts.py [--against TREE] [--rounds N]
+(prints markdown; no assertions)
+
+The same seeded random games of every game in ``rules.GAMES`` (the die sampled with its
+probabilities), the same work on every tree:
+
+- playout: decisions/s of ``legal_moves()`` + a random choice + ``push`` from the start;
+- push+pop: every legal decision of positions of those games pushed and popped again,
+  pairs/s (the walk a search or the tracker makes);
+- clone: ``clone()`` of those positions, copies/s.
+
+With ``--against TREE`` (a source tree of another commit, e.g. unpacked by ``git archive
+COMMIT | tar -x -C TREE``) both trees are measured alternately in fresh processes
+(``--rounds`` times each, best kept), so that the other tree is the reference of the same
+minutes; the decisions counted must agree (the same games were played). Times are the
+process's CPU time, which a busy machine disturbs less than the wall clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":  # this tree's rules; measure() run in another tree takes that one's
+    sys.path.insert(0, str(ROOT))
+
+import rules  # noqa: E402
+
+#: Seeded games per game and the most decisions each: about half a second of playouts here.
+WORK = {"tessella": (300, 200), "tulaga": (360, 400), "teblo": (120, 400),
+        "telec": (150, 600), "tesulda": (10, 200)}
+#: The positions of those games the push+pop walk and the copies visit, evenly spread.
+POSITIONS = 4000
+#: The least time the walk and the copies each take (whole passes over the positions).
+SECONDS = 0.5
+
+
+def random_decision(state, rng):
+    """Push a decision drawn at random (a chance node's with its probability) and return
+    it; ``None`` once the game is over."""
+    if state.outcome() is not None:
+        return None
+    if state.to_move == rules.CHANCE:
+        move = state.sample_chance(rng)
+    else:
+        move = rng.choice(state.legal_moves())
+    state.push(move)
+    return move
+
+
+def measure() -> dict[str, list[float]]:
+    """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions]}`` on the rules
+    package first on ``sys.path``."""
+    out = {}
+    for game, (games, most) in WORK.items():
+        lines, positions = [], []
+        decisions = 0
+        start = time.process_time()
+        for seed in range(games):
+            rng, state = random.Random(seed), rules.new_game(game)
+            for _ in range(most):
+                if random_decision(state, rng) is None:
+                    break
+                decisions += 1
+            lines.append(state)
+        playout = decisions / (time.process_time() - start)
+        stride, n = max(1, decisions // POSITIONS), 0
+        for state in lines:  # positions of the games, each with its moves listed
+            while state.move_stack:
+                state.pop()
+                n += 1
+                if n % stride == 0:
+                    positions.append((state.clone(), state.legal_moves()
+                                  or [m for m, _ in state.chance_outcomes()]))
+        pairs, start = 0, time.process_time()
+        while time.process_time() - start < SECONDS:
+            for state, moves in positions:
+                for move in moves:
+                    state.push(move)
+                    state.pop()
+                pairs += len(moves)
+        walk = pairs / (time.process_time() - start)
+        clones, start = 0, time.process_time()
+        while time.process_time() - start < SECONDS:
+            for state, _ in positions:
+                state.clone()
+            clones += len(positions)
+        clones /= time.process_time() - start
+        out[game] = [playout, walk, clones, decisions]
+    return out
+
+
+def table(runs: dict[str, list[dict]]) -> None:
+    labels = list(runs)
+    head = " | ".join(f"{what}, {label}" for what in ("playout decisions/s", "push+pop/s",
+                                                      "clone/s") for label in labels)
+    print(f"| game | {head} | decisions |")
+    print("|---|" + "---:|" * (3 * len(labels) + 1))
+    for game in WORK:
+        counts = {r[game][3] for label in labels for r in runs[label]}
+        if len(counts) != 1:
+            raise SystemExit(f"bench/playouts.py: {game}: the trees played different games "
+                             f"({sorted(counts)} decisions)")
+        cells = [f"{max(r[game][k] for r in runs[label]):,.0f}"
+                 for k in range(3) for label in labels]
+        print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", type=Path, help="another source tree, measured alternately")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; {when}\n")
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pipeline import in_tree
+
+    this = str(Path(__file__).resolve())
+    code = f"import json, runpy\nprint(json.dumps(runpy.run_path({this!r})['measure']()))"
+    trees = {"this": ROOT, **({"other": args.against.resolve()} if args.against else {})}
+    runs: dict[str, list[dict]] = {label: [] for label in trees}
+    for _ in range(args.rounds):
+        for label, tree in trees.items():
+            runs[label].append(in_tree(tree, code))
+    if args.against:
+        print(f"this tree ({ROOT}) against {args.against}, {args.rounds} rounds each, "
+              "alternately in fresh processes, best of each\n")
+    table(runs)
+
+
+if __name__ == "__main__":
+    main()
