@@ -2,7 +2,10 @@
 
 A game module defines ``NAME``, ``PLAYERS``, ``GEOMETRY`` (a :class:`rules.geometry.Geometry`),
 ``PIECES`` (the piece names ``physical()`` may return), ``new_game(**options)`` and
-``from_position(text)``; its state class derives from :class:`GameState`.
+``from_position(text)``; its state class derives from :class:`GameState`, which keeps the
+history, the copies and the legal moves' cache: the game says how its position lists its
+moves (``_generate``), changes and changes back (``_play``, ``_unplay``) and is copied
+(``_copy``).
 """
 
 from __future__ import annotations
@@ -52,31 +55,70 @@ class GameState(ABC):
     #: on its rod): a hand lifts and sets down a cell's whole stack at once.
     FIGURES: ClassVar[bool] = False
 
-    # States keep ``_turn`` (1 + the index of the player to move in PLAYERS) and ``_stack``
-    # (the moves pushed); a game that keeps them otherwise overrides the two properties.
+    # States keep ``_turn`` (1 + the index of the player to move in PLAYERS); a game that
+    # keeps it otherwise overrides ``to_move``. ``GameState`` keeps the history: ``_stack``
+    # (the moves pushed), ``_undo`` (what the last push needs to be undone, paired with the
+    # ``_undo`` from before it: never mutated, so a clone shares it) and ``_legal`` (the
+    # legal moves of this position, worked out once, dropped by push and pop, never
+    # mutated and so shared by clones too).
     _turn: int
-    _stack: list
+    _undo: tuple = ()
+    _legal: list | None = None
+
+    def __init__(self) -> None:
+        self._stack: list = []
 
     @property
     def to_move(self) -> str:
         """The player whose turn it is."""
         return self.PLAYERS[self._turn - 1]
 
-    @abstractmethod
     def legal_moves(self) -> list:
-        """Every legal move (a whole turn each), sorted, without duplicates."""
+        """Every legal move now (a decision each), sorted, without duplicates."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
 
-    @abstractmethod
     def push(self, move: Hashable) -> None:
         """Play ``move``; legality is not re-checked (use :meth:`is_legal`)."""
+        self._undo = (self._play(move), self._undo)
+        self._stack.append(move)
+        self._legal = None
 
-    @abstractmethod
     def pop(self) -> Hashable:
         """Undo the last pushed move and return it."""
+        move = self._stack.pop()
+        undo, self._undo = self._undo
+        self._unplay(move, undo)
+        self._legal = None
+        return move
 
-    @abstractmethod
     def clone(self) -> GameState:
         """An independent copy, history included."""
+        other = self._copy()
+        other._stack = list(self._stack)
+        other._undo = self._undo
+        other._legal = self._legal
+        return other
+
+    # --- what each game does itself ----------------------------------------------------
+
+    @abstractmethod
+    def _generate(self) -> list:
+        """The legal moves of this position, sorted, without duplicates (uncached)."""
+
+    @abstractmethod
+    def _play(self, move: Hashable) -> object:
+        """Change the position by ``move``; returns what :meth:`_unplay` needs to undo it."""
+
+    @abstractmethod
+    def _unplay(self, move: Hashable, undo: object) -> None:
+        """Put back the position from before ``move``, given what its :meth:`_play` returned."""
+
+    @abstractmethod
+    def _copy(self) -> GameState:
+        """A new state of this position (the history and legal moves are added by
+        :meth:`clone`)."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:

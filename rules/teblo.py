@@ -213,13 +213,12 @@ class TebloState(GameState):
     ) -> None:
         # board[i]: 0 empty (white square or box), 1 yellow block, 2 red block.
         # Lists indexed by side 1 (yellow) / 2 (red); index 0 unused.
+        super().__init__()
         self._board = board if board is not None else [0] * _N
         self._pawn = [-1, *(pawns if pawns is not None else (_A1, _L12))]
         self._hand = [0, *hands]
         self._turn = turn
-        self._stack: list[Move] = []
-        # Caches for the current position, dropped by push/pop.
-        self._legal: list[Move] | None = None
+        # Caches of this position besides its legal moves, dropped by push/pop.
         self._cuts: set[int] | None = None
         self._text: str | None = None
 
@@ -281,11 +280,6 @@ class TebloState(GameState):
             if i in cuts and not b[i] and i != pawns[1] and i != pawns[2]
         ]
 
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
-
     def _generate(self) -> list[Move]:
         if self._winner():
             return []
@@ -318,7 +312,7 @@ class TebloState(GameState):
 
     # -- moves -----------------------------------------------------------------------------
 
-    def push(self, move: Move) -> None:
+    def _play(self, move: Move) -> None:
         me = self._turn
         if move.frm:
             self._pawn[me] = _INDEX[move.to]
@@ -326,26 +320,22 @@ class TebloState(GameState):
             self._board[_INDEX[move.to]] = me
             self._hand[me] -= 1
         self._turn = 3 - me
-        self._stack.append(move)
-        self._legal = self._cuts = self._text = None
+        self._cuts = self._text = None
 
-    def pop(self) -> Move:
-        move = self._stack.pop()
+    def _unplay(self, move: Move, undo: None) -> None:
         me = self._turn = 3 - self._turn
         if move.frm:
             self._pawn[me] = _INDEX[move.frm]
         else:
             self._board[_INDEX[move.to]] = 0
             self._hand[me] += 1
-        self._legal = self._cuts = self._text = None
-        return move
+        self._cuts = self._text = None
 
-    def clone(self) -> TebloState:
+    def _copy(self) -> TebloState:
         other = TebloState(list(self._board), (self._pawn[1], self._pawn[2]),
                            (self._hand[1], self._hand[2]), self._turn)
-        other._stack = list(self._stack)
         # Caches are never mutated, only replaced, so sharing them is safe.
-        other._legal, other._cuts, other._text = self._legal, self._cuts, self._text
+        other._cuts, other._text = self._cuts, self._text
         return other
 
     def move_str(self, move: Move) -> str:

@@ -156,6 +156,7 @@ class TelecState(GameState):
     TURN_DECISIONS = 3  # roll, the die, the size entered
 
     def __init__(self) -> None:
+        super().__init__()
         n = len(TILES)
         self._owner = [0] * n  # 0 vacant, 1 blue, 2 red
         self._tile: list[tuple[int, ...]] = [()] * n  # sizes bottom to top
@@ -164,9 +165,6 @@ class TelecState(GameState):
         self._turn = 1
         self._phase = "turn"  # "turn" (roll or step), "roll" (the die), or the face rolled
         self._first = True  # the mover's first turn (blue's is the game's first)
-        self._stack: list[Move] = []
-        self._undo: list[tuple] = []
-        self._legal: list[Move] | None = None
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -216,11 +214,6 @@ class TelecState(GameState):
         if self._phase != "roll":
             return []
         return [(m, 1 / len(FACES)) for m in _FACE_MOVE]
-
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
 
     def _generate(self) -> list[Move]:
         if self._winner():
@@ -280,7 +273,7 @@ class TelecState(GameState):
 
     # -- moves -----------------------------------------------------------------------------
 
-    def push(self, move: Move) -> None:
+    def _play(self, move: Move) -> tuple:
         me, phase = self._turn, self._phase
         changed: list[tuple[int, int, tuple[int, ...]]] = []
         stash_before = (list(self._stash[1]), list(self._stash[2]))
@@ -316,9 +309,7 @@ class TelecState(GameState):
         if end:
             self._first = self._first and me == 1
             self._turn, self._phase = 3 - me, "turn"
-        self._stack.append(move)
-        self._undo.append(undo)
-        self._legal = None
+        return undo
 
     def _bump(self, i: int) -> None:
         """L-7: the pyramids on tile ``i`` go back, unstacked, to their owner's stash."""
@@ -326,25 +317,20 @@ class TelecState(GameState):
         for size in self._tile[i]:
             self._stash[owner][size] += 1
 
-    def pop(self) -> Move:
-        move = self._stack.pop()
-        phase, first, turn, center, stash, changed = self._undo.pop()
+    def _unplay(self, move: Move, undo: tuple) -> None:
+        phase, first, turn, center, stash, changed = undo
         self._phase, self._first, self._turn = phase, first, turn
         self._center = list(center)
         self._stash = [[], list(stash[0]), list(stash[1])]
         for i, owner, tile in reversed(changed):
             self._owner[i], self._tile[i] = owner, tile
-        self._legal = None
-        return move
 
-    def clone(self) -> TelecState:
+    def _copy(self) -> TelecState:
         other = TelecState()
         other._owner, other._tile = list(self._owner), list(self._tile)
         other._stash = [[], list(self._stash[1]), list(self._stash[2])]
         other._center = list(self._center)
         other._turn, other._phase, other._first = self._turn, self._phase, self._first
-        other._stack, other._undo = list(self._stack), list(self._undo)
-        other._legal = self._legal
         return other
 
     def question(self) -> str:

@@ -105,6 +105,7 @@ class TessellaState(GameState):
 
     def __init__(self, board: list[int] | None = None, turn: int = 1) -> None:
         # board[i]: 0 empty, 1 clear, 2 dark; turn: 1 or 2
+        super().__init__()
         if board is None:
             board = [0] * len(CELLS)
             for p, player in enumerate(PLAYERS, start=1):
@@ -112,13 +113,6 @@ class TessellaState(GameState):
                     board[_INDEX[cell]] = p
         self._board = board
         self._turn = turn
-        self._stack: list[Move] = []
-        self._legal: list[Move] | None = None
-
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
 
     def _generate(self) -> list[Move]:
         b, me = self._board, self._turn
@@ -148,27 +142,20 @@ class TessellaState(GameState):
         moves.sort()
         return moves
 
-    def push(self, move: Move) -> None:
+    def _play(self, move: Move) -> None:
         b = self._board
         b[_INDEX[move.frm]] = 0
         b[_INDEX[move.to]] = self._turn
         self._turn = 3 - self._turn
-        self._stack.append(move)
-        self._legal = None
 
-    def pop(self) -> Move:
-        move = self._stack.pop()
+    def _unplay(self, move: Move, undo: None) -> None:
         self._turn = 3 - self._turn
         b = self._board
         b[_INDEX[move.frm]] = self._turn
         b[_INDEX[move.to]] = 3 - self._turn if move.capture else 0
-        self._legal = None
-        return move
 
-    def clone(self) -> TessellaState:
-        other = TessellaState(list(self._board), self._turn)
-        other._stack = list(self._stack)
-        return other
+    def _copy(self) -> TessellaState:
+        return TessellaState(list(self._board), self._turn)
 
     def captures(self, player: str) -> int:
         """How many enemy pieces ``player`` has captured."""

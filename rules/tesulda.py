@@ -420,6 +420,7 @@ class TesuldaState(GameState):
     FIGURES = True  # a figure is lifted whole: its base with the pieces on the rod
 
     def __init__(self, board: list, turn: int = 1, pool: tuple[int, ...] = (0,) * 7) -> None:
+        super().__init__()
         self._board: list[Figure | None] = board
         self._turn = turn
         self._pool = pool
@@ -427,9 +428,6 @@ class TesuldaState(GameState):
         self._moved = -1  # square of the figure that moved this turn
         self._captured: Figure | None = None  # awaiting the attack choice
         self._open = (True, True)  # swap, draw still unused this turn
-        self._stack: list[Move] = []
-        self._undo: list[tuple] = []
-        self._legal: list[Move] | None = None
         self._opts: list[Move] | None = None  # _options() of this moment
         self._lost_side = self._find_lost()
 
@@ -658,10 +656,8 @@ class TesuldaState(GameState):
 
     # -- decisions --------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = [] if self._lost() else sorted(self._generate())
-        return list(self._legal)
+    def _generate(self) -> list[Move]:
+        return [] if self._lost() else sorted(self._decisions())
 
     def _lost(self) -> int:
         """The side without a crown (D-10), else 0."""
@@ -674,7 +670,7 @@ class TesuldaState(GameState):
                 return side
         return 0
 
-    def _generate(self) -> list[Move]:
+    def _decisions(self) -> list[Move]:
         if self._phase == MOVE:
             return self._generate_moves()
         out = []
@@ -797,7 +793,7 @@ class TesuldaState(GameState):
 
     # -- push / pop -------------------------------------------------------------------------
 
-    def push(self, move: Move) -> None:
+    def _play(self, move: Move) -> tuple:
         b = self._board
         saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
                  self._lost_side)
@@ -844,9 +840,7 @@ class TesuldaState(GameState):
             self._after_extra()
         else:
             self._end_turn()
-        self._stack.append(move)
-        self._undo.append((saved, changed))
-        self._legal = None
+        return saved, changed
 
     def _enter_extras(self) -> None:
         self._phase = EXTRAS
@@ -867,23 +861,18 @@ class TesuldaState(GameState):
         self._captured = None
         self._open = (True, True)
 
-    def pop(self) -> Move:
-        move = self._stack.pop()
-        saved, changed = self._undo.pop()
+    def _unplay(self, move: Move, undo: tuple) -> None:
+        saved, changed = undo
         for sq, fig in reversed(changed):
             self._board[sq] = fig
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
          self._lost_side) = saved
-        self._legal = self._opts = None
-        return move
+        self._opts = None
 
-    def clone(self) -> TesuldaState:
+    def _copy(self) -> TesuldaState:
         other = TesuldaState(list(self._board), self._turn, self._pool)
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side
-        other._stack = list(self._stack)
-        other._undo = list(self._undo)
-        other._legal = self._legal
         return other
 
     def outcome(self) -> Outcome | None:

@@ -177,14 +177,12 @@ class TulagaState(GameState):
         rank_stones: int = DEFAULT_RANK_STONES,
     ) -> None:
         # board[i]: 0 empty, 1 black, 2 white, 3 black rank, 4 white rank; turn: 1 or 2
+        super().__init__()
         self._board = board if board is not None else [0] * len(POINTS)
         self._turn = turn
         self.rank_stones = rank_stones
         self._simple = [0, *simple]
         self._rank = [0, *(rank if rank is not None else (rank_stones, rank_stones))]
-        self._stack: list[Move] = []
-        self._undo: list[tuple] = []
-        self._legal: list[Move] | None = None
 
     # --- contract -------------------------------------------------------------------
 
@@ -197,11 +195,6 @@ class TulagaState(GameState):
         """Each player's pile (U-2): simple and rank stones not on the board."""
         return {player: {player: self._simple[p], f"{player}-rank": self._rank[p]}
                 for p, player in enumerate(PLAYERS, start=1)}
-
-    def legal_moves(self) -> list[Move]:
-        if self._legal is None:
-            self._legal = self._generate() if self.outcome() is None else []
-        return list(self._legal)
 
     def _rows(self, p: int, a: int) -> list[tuple[tuple[int, ...], int]]:
         b, me = self._board, self._turn
@@ -227,6 +220,8 @@ class TulagaState(GameState):
         return out
 
     def _generate(self) -> list[Move]:
+        if self.outcome() is not None:
+            return []
         b, me = self._board, self._turn
         moves = list(compress(_PLACE_BY_NAME, map(not_, _GET_BY_NAME(b))))
         if SIMPLE_STONES - self._simple[me] < PERIMETER - 1:  # own simple stones on the board
@@ -293,7 +288,7 @@ class TulagaState(GameState):
         moves.sort()
         return moves
 
-    def push(self, move: Move) -> None:
+    def _play(self, move: Move) -> tuple:
         b, me = self._board, self._turn
         piles = (*self._simple, *self._rank)
         p = _INDEX[move.point]
@@ -327,28 +322,20 @@ class TulagaState(GameState):
                         if not rank[me]:
                             break
         self._turn = 3 - me
-        self._stack.append(move)
-        self._undo.append((changes, piles))
-        self._legal = None
+        return changes, piles
 
-    def pop(self) -> Move:
-        move = self._stack.pop()
-        changes, piles = self._undo.pop()
+    def _unplay(self, move: Move, undo: tuple) -> None:
+        changes, piles = undo
         b = self._board
         for i, v in reversed(changes):
             b[i] = v
         self._simple = list(piles[:3])
         self._rank = list(piles[3:])
         self._turn = 3 - self._turn
-        self._legal = None
-        return move
 
-    def clone(self) -> TulagaState:
-        other = TulagaState(list(self._board), self._turn, tuple(self._simple[1:]),
-                            tuple(self._rank[1:]), self.rank_stones)
-        other._stack = list(self._stack)
-        other._undo = list(self._undo)  # entries are never mutated
-        return other
+    def _copy(self) -> TulagaState:
+        return TulagaState(list(self._board), self._turn, tuple(self._simple[1:]),
+                           tuple(self._rank[1:]), self.rank_stones)
 
     def outcome(self) -> Outcome | None:
         for p, player in enumerate(PLAYERS, start=1):
