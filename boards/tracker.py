@@ -580,11 +580,14 @@ class Tracker:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
         due = self.next_timer()
         if due is not None and now >= due:
-            # Only the opponent's pieces taken up, and left so: their turn, after an
-            # unseen one of the player to move (a step onto an own piece shows a lift only).
-            asked = self._unseen_then_next(now)
-            if asked:
-                return asked
+            # Only the opponent's pieces taken up, and left so, none of them as a visible
+            # turn of the player to move would (an entry bumping it, another touched
+            # meanwhile): their turn, after an unseen one of the player to move (a step
+            # onto an own piece shows a lift only).
+            if not self._turn_begun():
+                asked = self._unseen_then_next(now)
+                if asked:
+                    return asked
             self.error = Error(now, self._error_cells(), self._attackers())
             return [self.error]
         return []
@@ -773,6 +776,13 @@ class Tracker:
             return []
         self.carry_from = 0  # made, what the board showed since is the next's
         return self._ask(silent, t, declinable=True)
+
+    def _turn_begun(self) -> bool:
+        """Some cell shows what a visible turn of the player to move has it show midway or
+        at its end (a piece it takes up, or puts down)."""
+        current = self.current
+        return any(current[cell] in c.allowed.get(cell, ()) for c in self.candidates
+                   if not c.silent for cell in self.differing)
 
     def _put_back(self, waiting: list[Candidate]) -> bool:
         """The last scan only put pieces back where the ``waiting`` turns change nothing:

@@ -432,3 +432,17 @@ def test_the_opponent_holding_their_piece_after_an_unseen_turn_answered_none_is_
     assert tr.tick(2.0)[-1].options == ["ace", "none"]
     assert tr.choose("none", 3.0) == []
     assert tr.tick(4.5) == [tr.error] and tr.error.cells == {"c1": "red-3+red-1"}
+
+
+def test_an_enemy_touched_while_an_entry_bump_is_under_way_is_an_error_not_an_unseen_turn():
+    """Blue lifted red's 3 on a1 (its tile for a 4) to bump it, and touched red's 6 on d5
+    meanwhile, holding it a while: only red's pieces are taken up, but one as blue's bump
+    takes it, so that is no unseen turn of blue's with red's begun (it was asked whether
+    blue had made one, and answered 4, blue's roll: ``roll 4 none``; seed 7000846). The
+    touch is an error until put back; the bump's size is then asked."""
+    tr = tracker("a1=r3,a4=b6,b5=b2,d5=r6 blue:1123344556:0 red:1122344556:0 blue turn")
+    assert feed(tr, [("a1", False), ("d5", False)]) == []
+    assert tr.tick(3.5) == [tr.error] and tr.error.cells == {"d5": "red-6"}
+    assert tr.change("d5", True, 4.0) == []
+    assert tr.change("a1", True, 4.5)[-1].options == ["4", "5", "6", "none"]
+    assert [e.move for e in tr.choose("6", 5.0) if isinstance(e, Committed)] == ["roll 4 6"]
