@@ -216,8 +216,14 @@ class GameState(ABC):
 
     def question(self) -> str:
         """What the board asks when the decisions offered now cannot be seen on it (a
-        Tesulda attack choice); a question between whole turns asks which move."""
-        return "Which move?"
+        Tesulda attack choice); a question between whole turns asks which move the side to
+        move made.
+
+        >>> import rules
+        >>> rules.new_game("teblo").question()
+        'Which move did yellow make?'
+        """
+        return f"Which move did {self.to_move} make?"
 
     def decision_words(self, move: Hashable) -> tuple[str, tuple[str, ...]]:
         """``move``, a decision the position offers, in words for a player (a question's
@@ -233,9 +239,9 @@ class GameState(ABC):
         must be legal in order.
 
         >>> import rules
-        >>> state = rules.new_game("tessella")
-        >>> state.turn_words([state.parse_move("e4-e5")])
-        ('e4-e5', ())
+        >>> state = rules.new_game("telec")
+        >>> state.turn_words(state.parse_turn("roll 4 6"))
+        ('Roll the die; then 4: enter on a1; then size 6 pyramid', ('blue-6',))
         """
         state, texts, pieces = self.clone(), [], []
         for decision in turn:

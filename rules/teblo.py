@@ -341,6 +341,27 @@ class TebloState(GameState):
     def move_str(self, move: Move) -> str:
         return str(move)
 
+    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
+        """A turn in words for a question's button, and the piece it puts down or moves.
+
+        >>> state = from_position("yellow:b2:22:b1,b2,c2 red:l12:25: yellow")
+        >>> state.decision_words(state.parse_move("+c3"))
+        ('Yellow block on c3', ('yellow-block',))
+        >>> state.decision_words(state.parse_move("b2-c2"))
+        ('Yellow pawn from b2 to c2, onto its own block', ('yellow',))
+        """
+        me = self._turn
+        name = PLAYERS[me - 1]
+        if not move.frm:
+            return f"{name.capitalize()} block on {move.to}", (f"{name}-block",)
+        text = f"{name.capitalize()} pawn from {move.frm} to {move.to}"
+        to = _INDEX[move.to]
+        if self._board[to] == me:
+            text += ", onto its own block"
+        elif to == _BASE[3 - me]:
+            text += f", onto {PLAYERS[2 - me]}'s base"
+        return text, (name,)
+
     def parse_move(self, text: str) -> Move:
         if not isinstance(text, str):
             raise MoveSyntaxError(f"not a Teblo move: {text!r} (expected a string)")

@@ -177,6 +177,22 @@ class TessellaState(GameState):
     def move_str(self, move: Move) -> str:
         return str(move)
 
+    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
+        """A turn in words for a question's button, and the piece that moves.
+
+        >>> state = new_game()
+        >>> state.decision_words(state.parse_move("e4-de45"))
+        ('Clear piece from e4 to de45', ('clear',))
+        >>> for text in ("b1-b2", "a3-ab23"): _ = state.push_str(text)
+        >>> state.decision_words(state.parse_move("b2xa2"))
+        ('Clear piece from b2 captures the dark piece on a2', ('clear',))
+        """
+        me, enemy = PLAYERS[self._turn - 1], PLAYERS[2 - self._turn]
+        text = f"{me.capitalize()} piece from {move.frm} "
+        if move.capture:
+            return text + f"captures the {enemy} piece on {move.to}", (me,)
+        return text + f"to {move.to}", (me,)
+
     def parse_move(self, text: str) -> Move:
         m = _MOVE_RE.match(text.strip().lower())
         if not m or m[1] not in _INDEX or m[3] not in _INDEX:

@@ -91,6 +91,7 @@ _FILES = "abcdefghi"
 # Directions in order N NE E SE S SW W NW (dx = file, dy = rank); d and d ^ 4 are opposite.
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 REAPS = ("N", "E", "S", "W")
+_REAP_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 _REAP_DIR = {"N": 0, "E": 2, "S": 4, "W": 6}
 
 
@@ -347,6 +348,52 @@ class TulagaState(GameState):
 
     def move_str(self, move: Move) -> str:
         return str(move)
+
+    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
+        """A turn in words for a question's button, and the stones it puts down.
+
+        >>> state = new_game()
+        >>> for text in ("a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"):
+        ...     _ = state.push_str(text)
+        >>> state.decision_words(state.parse_move("e1"))
+        ('Black stone on e1, Tulaga declined', ('black',))
+        >>> state.decision_words(state.parse_move("e1*a1b1c1d1e1@c1"))
+        ('Black stone on e1, claims the row a1 to e1, rank stone on c1', ('black', 'black-rank'))
+        >>> state = from_position("black:c4,c6,e5 white:d6 black-rank: white-rank:d7 "
+        ...                       "piles:9+6,11+5 rank-stones:6 black")
+        >>> print(state.decision_words(state.parse_move("d4*c4c6d4e5@d5>N"))[0])
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Black stone on d4, claims the four around d5, rank stone on d5, reaps north: takes
+        white's d6, replaces white's rank stone on d7
+        """
+        me = PLAYERS[self._turn - 1]
+        text = f"{me.capitalize()} stone on {move.point}"
+        if not move.stones:
+            if any(m.point == move.point and m.stones for m in self.legal_moves()):
+                text += ", Tulaga declined"
+            return text, (me,)
+        text += (f", claims the row {move.stones[0]} to {move.stones[-1]}"
+                 if len(move.stones) == ROW else f", claims the four around {move.rank}")
+        text += f", rank stone on {move.rank}"
+        if move.reap:
+            text += f", reaps {_REAP_WORDS[move.reap]}: {self._reap_words(move)}"
+        return text, (me, f"{me}-rank")
+
+    def _reap_words(self, move: Move) -> str:
+        """What ``move``'s reap takes and replaces, outward from its rank stone (U-7)."""
+        enemy = PLAYERS[2 - self._turn]
+        after = self.clone()
+        after.push(move)
+        before, now = self._board, after._board
+        line = [POINTS[j] for j in _RAYS[_INDEX[move.rank]][_REAP_DIR[move.reap]]
+                if before[j] != now[j]]
+        taken = [p for p in line if not now[_INDEX[p]]]
+        replaced = [p for p in line if now[_INDEX[p]]]
+        words = [f"takes {enemy}'s {', '.join(taken)}"] if taken else []
+        if replaced:
+            stones = "rank stone" if len(replaced) == 1 else "rank stones"
+            words.append(f"replaces {enemy}'s {stones} on {', '.join(replaced)}")
+        return ", ".join(words)
 
     def parse_move(self, text: str) -> Move:
         m = _MOVE_RE.match(text.strip().lower()) if isinstance(text, str) else None

@@ -138,6 +138,30 @@ def test_clone_is_independent(game):
     assert state.position_str() == rules.new_game(game).position_str()
 
 
+WORDED_GAMES, WORDED_PLIES = 3, 60  # seeded games whose decisions are all said in words
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_every_decision_is_said_in_words(game):
+    """What a question's button says for each decision (``turn_words`` of it alone, as the
+    page and the terminal ask): words begun as a sentence, never the bare notation, and
+    only pieces of the game, which the page can draw beside them."""
+    module = rules.GAMES[game]
+    for seed in range(WORDED_GAMES):
+        rng = random.Random(seed)
+        state = rules.new_game(game)
+        for _ in range(WORDED_PLIES):
+            moves = state.legal_moves()
+            if state.outcome() is not None:
+                break
+            for move in moves:
+                text, pieces = state.turn_words([move])
+                assert text and not text[0].islower(), (move, text)
+                assert text != state.move_str(move), (move, text)
+                assert all(p in module.PIECES for p in pieces), (move, pieces)
+            state.push(_choose(state, moves, rng))
+
+
 @pytest.mark.parametrize("game", sorted(rules.GAMES))
 def test_bad_texts_raise_the_right_errors(game):
     state = rules.new_game(game)

@@ -107,11 +107,15 @@ def test_prompt_answered_with_a_button(server, page, artifacts):
         click_place(page, name)
     # The shooter may still be in hand: the clock ends the turn, and the board asks.
     page.get_by_role("button", name="Clock (end turn)").click()
+    expect(page.locator("#question")).to_have_text("Which move did clear make?")
     options = page.locator("#options button")
-    expect(options).to_have_text(["b2xa2", "b2xab23", "None of these: no turn was made"])
+    expect(options).to_have_text(["Clear piece from b2 captures the dark piece on a2",
+                                  "Clear piece from b2 captures the dark piece on ab23",
+                                  "None of these: no turn was made"])
+    expect(page.locator('#options button[data-value="b2xa2"] svg')).to_have_count(1)
     expect(page.locator("#prompt")).to_be_visible()
     page.screenshot(path=str(artifacts / "prompt.png"))
-    page.get_by_role("button", name="b2xa2", exact=True).click()
+    page.get_by_role("button", name="captures the dark piece on a2").click()
     expect(page.locator("#moves .move").last).to_have_text("b2xa2")
     expect(page.locator("#prompt")).to_be_hidden()
     assert server.state()["moves"][-1] == "b2xa2"

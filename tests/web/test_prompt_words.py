@@ -95,9 +95,69 @@ def test_none_that_is_no_decision_reads_no_turn_was_made():
     for text in ("b1-b2", "a3-ab23"):
         state.push_str(text)
     asked = guidance.question(state, ["b2xa2", "b2xab23", "none"])
-    assert [o["text"] for o in asked["options"]] == [
-        "b2xa2", "b2xab23", "None of these: no turn was made"]
-    assert [o["value"] for o in asked["options"]] == ["b2xa2", "b2xab23", "none"]
+    assert asked["question"] == "Which move did clear make?"
+    assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
+        ("b2xa2", "Clear piece from b2 captures the dark piece on a2", ["clear"]),
+        ("b2xab23", "Clear piece from b2 captures the dark piece on ab23", ["clear"]),
+        ("none", "None of these: no turn was made", [])]
+
+
+def teblo_pawn_on_its_block() -> rules.GameState:
+    """Yellow's pawn on its own block on b2, a yellow block on b1 beside it."""
+    state = rules.new_game("teblo")
+    for text in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12"]:
+        state.push_str(text)
+    return state
+
+
+def test_teblo_asks_block_or_pawn_step_in_words():
+    """Reed switches: c2 closing is a yellow block put there or yellow's pawn stepping off
+    its block on b2 (whose switch the block keeps closed), or onto its block on b1 and red's
+    block on c2 after it, or a touch."""
+    tracker = Tracker(teblo_pawn_on_its_block())
+    tracker.change("c2", True, 1.0)
+    asked = guidance.asked(tracker)
+    assert asked["question"] == "Which move did yellow make?"
+    assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
+        ("+c2", "Yellow block on c2", ["yellow-block"]),
+        ("b2-b1", "Yellow pawn from b2 to b1, onto its own block", ["yellow"]),
+        ("b2-c2", "Yellow pawn from b2 to c2", ["yellow"]),
+        ("none", "None of these: no turn was made", [])]
+    assert tracker.choose("b2-c2", 2.0)[0].move == "b2-c2"  # the answer is the notation
+
+
+def test_the_terminal_says_a_teblo_question_in_words():
+    state = teblo_pawn_on_its_block()
+    service = on_board("teblo", state.position_str(), [("place", "c2")])
+    assert render(service, color=False).splitlines()[-5:] == [
+        "question: Which move did yellow make?",
+        "  choose +c2  (Yellow block on c2)",
+        "  choose b2-b1  (Yellow pawn from b2 to b1, onto its own block)",
+        "  choose b2-c2  (Yellow pawn from b2 to c2)",
+        "  choose none  (None of these: no turn was made)"]
+
+
+def test_tulaga_claims_and_reaps_are_said_in_words():
+    """Black's stone on d4 makes the four around d5; the rank stone on d5 may reap north
+    (white's d6 taken, white's rank stone on d7 replaced by black's): a replaced rank
+    stone looks like one touched, so the board asks."""
+    state = rules.from_position("tulaga", "black:c4,c6,e5 white:d6 black-rank: white-rank:d7 "
+                                          "piles:9+6,11+5 rank-stones:6 black")
+    asked = guidance.question(state, ["d4*c4c6d4e5@d5>N", "d4*c4c6d4e5@d5", "none"])
+    assert asked["question"] == "Which move did black make?"
+    assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
+        ("d4*c4c6d4e5@d5>N", "Black stone on d4, claims the four around d5, rank stone on "
+         "d5, reaps north: takes white's d6, replaces white's rank stone on d7",
+         ["black", "black-rank"]),
+        ("d4*c4c6d4e5@d5", "Black stone on d4, claims the four around d5, rank stone on d5",
+         ["black", "black-rank"]),
+        ("none", "None of these: no turn was made", [])]
+    row = rules.new_game("tulaga")
+    for text in ("a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"):
+        row.push_str(text)
+    assert [o["text"] for o in guidance.question(row, ["e1", "e1*a1b1c1d1e1@c1"])[
+        "options"]] == ["Black stone on e1, Tulaga declined",
+                        "Black stone on e1, claims the row a1 to e1, rank stone on c1"]
 
 
 def test_options_that_are_whole_turns_are_said_decision_by_decision():
