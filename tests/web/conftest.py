@@ -119,15 +119,38 @@ def make_server():
 
 
 @pytest.fixture(scope="session")
-def browser():
+def _chromium():
+    """Chromium through Playwright's sync API, once per worker, with its event loop."""
     if not CHROMIUM.exists():
         pytest.skip("needs Debian's chromium (/usr/bin/chromium; `make system-deps`)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        loop = asyncio._get_running_loop()
+        asyncio._set_running_loop(None)
+        try:
+            yield b, loop
+        finally:
+            asyncio._set_running_loop(loop)
+            b.close()
+
+
+@pytest.fixture
+def browser(_chromium):
+    """The worker's Chromium, for one test.
+
+    Between two of its calls Playwright's sync API leaves its event loop marked as running
+    in this thread (its dispatcher resumes inside ``run_forever``, which expects the mark);
+    kept for the whole session, the mark would make any later test of the worker that
+    calls ``asyncio.run`` fail ("cannot be called from a running event loop"). So the
+    loop is marked running only while a test uses the browser."""
+    b, loop = _chromium
+    asyncio._set_running_loop(loop)
+    try:
         yield b
-        b.close()
+    finally:
+        asyncio._set_running_loop(None)
 
 
 @pytest.fixture
