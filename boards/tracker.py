@@ -109,6 +109,28 @@ def describe(pieces: tuple[str, ...]) -> str:
     return "+".join(pieces) if pieces else "empty"
 
 
+class Listing(NamedTuple):
+    """A position's turns listed ahead of time (:meth:`Tracker.prepare`), with what each
+    cell holds and what its sensor shows when that position's turn begins."""
+
+    candidates: list[Candidate]
+    pieces: dict[str, tuple[str, ...]]
+    shows: dict[str, Hashable]
+
+
+class Seen(dict):
+    """What each cell has shown this turn: a cell nobody has touched showed only what it
+    showed when the turn began (filled in when first asked, not for every cell at once)."""
+
+    def __init__(self, before: dict[str, Hashable], touched: dict[str, set]) -> None:
+        super().__init__(touched)
+        self.before = before
+
+    def __missing__(self, cell: str) -> set:
+        shown = self[cell] = {self.before[cell]}
+        return shown
+
+
 class Tracker:
     """Follows one game on one board. Feed it with :meth:`change`, :meth:`press`,
     :meth:`choose` and :meth:`tick`; each returns the events it produced."""
@@ -123,6 +145,7 @@ class Tracker:
         *,
         board: dict[str, Hashable] | None = None,
         turn_marks: list[int] | None = None,
+        listing: Listing | None = None,
     ) -> None:
         self.state = state
         self.observe = observe
@@ -150,27 +173,33 @@ class Tracker:
         self.held: list[str | None] = []
         self.batch_cells: list[str] = []  # the cells the last scan changed
         self._spent: list[tuple] = []  # what ended turns listed, to let go when idle
-        self._start_turn()
+        self._start_turn(listing)
 
     # --- the turn in progress ---------------------------------------------------
 
-    def _start_turn(self) -> None:
-        phys = self.state.physical()
-        self.before_pieces = {c: phys.get(c, ()) for c in self.cells}
-        self.before = {c: self.observe(p) for c, p in self.before_pieces.items()}
-        self.seen = {c: {self.before[c], self.current[c]} for c in self.cells}
-        self.differing = {c for c in self.cells if self.current[c] != self.before[c]}
+    def _start_turn(self, listing: Listing | None = None) -> None:
+        """Begin the turn of the position as it stands (``listing``: its turns and start,
+        listed ahead of time)."""
+        if listing is None:
+            phys = self.state.physical()
+            self.before_pieces = {c: phys.get(c, ()) for c in self.cells}
+            self.before = {c: self.observe(p) for c, p in self.before_pieces.items()}
+        else:
+            self.before_pieces, self.before = listing.pieces, listing.shows
+        before, current = self.before, self.current
+        self.differing = {c for c in self.cells if current[c] != before[c]}
+        self.seen = Seen(before, {c: {before[c], current[c]} for c in self.differing})
         # What each cell showed this turn, in order: (batch number, observation); batches
         # are the scans' changes, numbered from 1 (0: already so when the turn began).
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
-        self._candidates: list[Candidate] | None = None
+        self._candidates = None if listing is None else listing.candidates
         self._listed_at = len(self.state.move_stack)  # the decisions made when they were
         # The next position's turns after a turn waiting or unseen, listed by an idle scan
         # (:meth:`prepare`): its decisions from the turn's start -> the candidates; and
         # the turns (:meth:`_way`) whose next position is listed.
-        self._listed: dict[tuple, list[Candidate]] = {}
+        self._listed: dict[tuple, Listing] = {}
         self._listed_after: set[tuple] = set()
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         self.pending: list[Candidate] = []
@@ -235,7 +264,8 @@ class Tracker:
         elif unlisted := self._unlisted():
             state = self._made(unlisted[0])
             nxt = self._tracker_from(state, self.current)
-            self._listed[tuple(state.move_stack[self.turn_start:])] = nxt.candidates
+            self._listed[tuple(state.move_stack[self.turn_start:])] = Listing(
+                nxt.candidates, nxt.before_pieces, nxt.before)
             self._listed_after.add(self._way(unlisted[0]))
 
     def _unlisted(self) -> list[Candidate]:
@@ -961,10 +991,9 @@ class Tracker:
         """A tracker of the turn from ``state`` (this turn's start position with decisions
         pushed), begun with the sensors showing ``board``; it starts with the turns an
         idle scan listed for that position, if one did."""
-        nxt = Tracker(state, self.observe, self.error_delay, self.blind, board=board,
-                      turn_marks=[*self.turn_marks, self.turn_start])
-        nxt._candidates = self._listed.get(tuple(state.move_stack[self.turn_start:]))
-        return nxt
+        return Tracker(state, self.observe, self.error_delay, self.blind, board=board,
+                       turn_marks=[*self.turn_marks, self.turn_start],
+                       listing=self._listed.get(tuple(state.move_stack[self.turn_start:])))
 
     def _fits(self, state: rules.GameState) -> bool:
         """Would what the board shows now be a turn in progress from ``state``?"""
@@ -1415,10 +1444,9 @@ class Tracker:
         next positions of its other ways) are let go in the next idle scan
         (:meth:`prepare`), not at this event: freeing them takes about as long as the
         rest of the event."""
-        listed = self._listed.get(tuple(turn))
+        listing = self._listed.get(tuple(turn))
         self._spent.append((self._candidates, self._listed, self._silent))
-        self._start_turn()
-        self._candidates = listed
+        self._start_turn(listing)
 
     def _roll(self, t: float) -> list[Event]:
         """The ``roll`` button: the board's electronic die rolls for the player to move,
