@@ -201,6 +201,10 @@ class Tracker:
         # the turns (:meth:`_way`) whose next position is listed.
         self._listed: dict[tuple, Listing] = {}
         self._listed_after: set[tuple] = set()
+        # The ways of a turn being asked whose end has been looked at (:meth:`prepare`),
+        # and the ways asked once all have been.
+        self._ways_tried: set[tuple] = set()
+        self._ways_listed: list[Turn] | None = None
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         self.pending: list[Candidate] = []
         self.prompt = None
@@ -249,24 +253,35 @@ class Tracker:
         """The turns of the position are listed, and so are the next player's after each
         turn the board may show done before the next player begins (:meth:`prepare`
         does it ahead of time)."""
-        return self._candidates is not None and not self._spent and not self._unlisted()
+        return (self._candidates is not None and not self._spent and not self._unlisted()
+                and not self._unlisted_ways())
 
     def prepare(self) -> None:
         """List now (in an idle scan) what the next event would otherwise list: the
         position's turns, or else the next player's after one turn that the next
         player's first move may show done: a complete turn that waits, or a turn the
-        sensors do not see (a Telec pyramid stacked from the stash onto one's own). One
-        position a call, so that an idle scan stays short."""
+        sensors do not see (a Telec pyramid stacked from the stash onto one's own), or,
+        while a decision of the turn is asked, after each way the answer may end the turn
+        with. One position a call, so that an idle scan stays short."""
         if self._spent:
             self._spent.clear()
         elif self._candidates is None:
             self.candidates  # noqa: B018
         elif unlisted := self._unlisted():
-            state = self._made(unlisted[0])
-            nxt = self._tracker_from(state, self.current)
-            self._listed[tuple(state.move_stack[self.turn_start:])] = Listing(
-                nxt.candidates, nxt.before_pieces, nxt.before)
+            self._list(self._made(unlisted[0]))
             self._listed_after.add(self._way(unlisted[0]))
+        elif ways := self._unlisted_ways():
+            state = self.state.clone()
+            decisions.push(state, ways[0])
+            self._ways_tried.add(tuple(state.move_stack[self.turn_start:]))
+            if not decisions.in_turn(state, self.player):  # (else more is asked)
+                self._list(state)
+
+    def _list(self, state: rules.GameState) -> None:
+        """List the turns of ``state``, a position this turn may lead to."""
+        nxt = self._tracker_from(state, self.current)
+        self._listed[tuple(state.move_stack[self.turn_start:])] = Listing(
+            nxt.candidates, nxt.before_pieces, nxt.before)
 
     def _unlisted(self) -> list[Candidate]:
         """The turns waiting or unseen whose next position's turns are not listed yet
@@ -277,6 +292,18 @@ class Tracker:
             self._silent = (self._candidates, [c for c in self._candidates or () if c.silent])
         turns = [*self.pending, *self._silent[1]]
         return [c for c in turns if self._way(c) not in self._listed_after] if turns else []
+
+    def _unlisted_ways(self) -> list[Turn]:
+        """While a decision of the turn is asked: the ways left whose end is not listed
+        yet (the position once the turn is made that way: the answer then finds the next
+        turn's candidates listed)."""
+        if self.deciding is None or self._ways_listed is self.deciding:
+            return []
+        done = tuple(self.state.move_stack[self.turn_start:])
+        left = [w for w in self.deciding if (*done, *w) not in self._ways_tried]
+        if not left:
+            self._ways_listed = self.deciding
+        return left
 
     def _taken(self, cell: str, value: Hashable) -> bool:
         """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
