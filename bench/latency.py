@@ -35,6 +35,9 @@ import json, sys
 from boards.layout import load_layout, shipped_layouts
 from sensorboard.latency import change_to_frame, percentile, reference_seconds
 name, games, plies = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+if name not in shipped_layouts():  # a layout that tree does not have (an older commit)
+    print("null")
+    sys.exit()
 ref = reference_seconds()
 s = change_to_frame(load_layout(shipped_layouts()[name]), games=games, plies=plies)
 ref = min(ref, reference_seconds())
@@ -52,7 +55,7 @@ def compare(other: Path, layouts: list[str], games: int, plies: int, rounds: int
         for _ in range(rounds):
             for side, tree in (("other", other), ("this", here)):
                 runs[side].append(in_tree(tree, ROWS, name, str(games), str(plies)))
-        cells = [" | ".join(" / ".join(f"{r[k] * 1e3:.2f} ms" for r in runs[side])
+        cells = [" | ".join(" / ".join(f"{r[k] * 1e3:.2f} ms" if r else "-" for r in runs[side])
                             for side in ("other", "this")) for k in (0, 1, 4)]
         print(f"| {name} | {' | '.join(cells)} |", flush=True)
 

@@ -8,6 +8,7 @@ from boards.layout import layout_for_game
 from boards.tracker import Tracker
 from hardware.clock import VirtualClock
 from sensorboard import demo, live
+from sensorboard.latency import change_to_frame
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from tests.hardware.test_backends import tiny_layout
@@ -84,29 +85,42 @@ def test_without_diodes_a_ghost_is_reported_unreadable_not_taken_for_a_piece():
 
 
 
-def listings_at_events(monkeypatch, game, events):
-    """Carry out demo script ``events`` on ``game``'s simulated board; returns how often
-    the tracker listed a position's turns while it handled a change, press or answer
-    (rather than in an idle scan), and how many idle scans listed the next player's
-    turns while a turn waited or one the sensors do not see was possible."""
+def counted_listings(monkeypatch) -> dict[str, int]:
+    """Count, from now on, how often the tracker lists a position's turns while it
+    handles a change, press or answer (``at_event``, rather than in an idle scan), and
+    how many idle scans list another position than the one to play (``ahead``: the
+    next player's, while a turn waits or one the sensors do not see was possible, or a
+    question about the turn is open: ``asked``)."""
     expand, prepare = Tracker._expand, Tracker.prepare
-    count = {"idle": 0, "at_event": 0, "ahead": 0}
+    count = {"idle": 0, "at_event": 0, "ahead": 0, "asked": 0}
+    preparing = []
 
     def counted_expand(self):
         if not count["idle"]:
             count["at_event"] += 1
+        elif preparing[-1] is not self:
+            count["ahead"] += 1
+            count["asked"] += preparing[-1].prompt is not None
         return expand(self)
 
     def counted_prepare(self):
-        count["ahead"] += self._candidates is not None
         count["idle"] += 1
+        preparing.append(self)
         try:
             return prepare(self)
         finally:
             count["idle"] -= 1
+            preparing.pop()
 
     monkeypatch.setattr(Tracker, "_expand", counted_expand)
     monkeypatch.setattr(Tracker, "prepare", counted_prepare)
+    return count
+
+
+def listings_at_events(monkeypatch, game, events):
+    """Carry out demo script ``events`` on ``game``'s simulated board; returns the
+    listings at events and ahead (:func:`counted_listings`)."""
+    count = counted_listings(monkeypatch)
     clock = VirtualClock()
     service = BoardService(rules.new_game(game), layout_for_game(game), clock=clock,
                            backend="sim")
@@ -140,3 +154,13 @@ def test_a_turn_the_sensors_do_not_see_has_the_next_turns_listed_too(monkeypatch
                          step=0.3, pause=0.5, slip=False)
     at_event, ahead = listings_at_events(monkeypatch, "telec", events)
     assert ahead > 0 and at_event == 0
+
+
+def test_an_answer_about_a_turn_finds_the_next_turns_listed(monkeypatch):
+    # Telec: a turn of several decisions whose rest the sensors cannot see is asked one
+    # decision at a time; while a question is open the idle scans list the next position
+    # after each way the answer may end the turn with, so the answer that ends it finds
+    # the next player's turns listed (seed 4 of the latency games listed them at it).
+    count = counted_listings(monkeypatch)
+    change_to_frame(layout_for_game("telec"), games=1, plies=30, first_seed=4)
+    assert count["asked"] > 0 and count["at_event"] == 0
