@@ -581,6 +581,7 @@ class Tracker:
                                 f"{', '.join(self.prompt.options)}")]
         if self.held_board is not None and chosen[0].text in self.held_for:
             self.prompt = None
+            self._hold_from_done(chosen[0].text)
             return self._commit_held(t, chosen[0])  # what came since is the next turn's
         return self._commit(chosen[0], t)
 
@@ -708,6 +709,8 @@ class Tracker:
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
         complete = [c for c in alive if not c.silent and self.complete(c)]
+        for cand in complete:
+            self.done_at.setdefault(cand.text, self.batch)
         waiting = [c for c in self.pending if c not in complete]
         if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
             # A piece set down partway lifted again (the mover goes on), or the opponent
@@ -729,6 +732,11 @@ class Tracker:
             if fits and (complete or not self.differing):
                 # Two histories the sensors cannot tell apart: this turn went on (or a
                 # piece was put back), or it was done and the next one began.
+                if self.held_board is None and len(fits[0].ways) == 1:
+                    # Made, all that came since it was done is the next turns', in order
+                    # (also what comes while it is asked: the next turn may go on).
+                    self.held_board, self.since_held = self._since_pending()
+                    self.held_for = {c.text for c in fits}
                 return self._ask([*fits, *complete], t, declinable=not complete)
             if fits and self.lifting and (any(c not in fits for c in alive) or (
                     not any(c.takes or c.lift for c in waiting) and self._own_taken())):
@@ -870,6 +878,16 @@ class Tracker:
             return False
         return decisions.in_turn(self._made(cand, decline=False), self.player)
 
+    def _hold_from_done(self, text: str) -> None:
+        """The turn ``text``, one the board is held for, is made: if it was done before the
+        board was held (a step onto an own piece, then the next turns, partly unseen, one
+        of them looking like a longer turn of the mover's), the board is held from then
+        instead: all that came since is the next turns'."""
+        done = self.done_at.get(text)
+        if done is not None and done <= self.batch - len(self.since_held):
+            self.pending_since = done
+            self.held_board, self.since_held = self._since_pending()
+
     def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:
         """Commit the waiting turn (``cand``, or the one waiting) as of the board when the
         next turn may have begun, then read the changes since as that turn's."""
@@ -879,9 +897,17 @@ class Tracker:
         first = self.batch - len(since) + 1  # the changes since are the next turn's alone
         for cell, hist in list(self.history.items()):
             self.history[cell] = [(n, v) for n, v in hist if n < first]
-        events = self._commit(cand, t)
+        return self._commit(cand, t) + self._replay(since, t)
+
+    def _replay(self, since: list[tuple[list, float]], t: float) -> list[Event]:
+        """Read the scans' changes ``since`` again, in order, as the next turn's. A question
+        they raise is put to the players after the last of them: what came before it is
+        no touch while it was open (an entry's size asked, then the bump of it)."""
+        events: list[Event] = []
         for changes, _ in since:
             events += self.changes(changes, t)
+        if self.prompt is not None and self.questioned is not None:
+            self.questioned = self.batch
         return events
 
     def _next_turn_done(self, cand: Candidate) -> bool:
@@ -1413,17 +1439,16 @@ class Tracker:
         text = decisions.text(state, turn)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]
         history = self.history
-        if self.held_board is not None and any(
-                text == h or text.startswith(h + " ") for h in self.held_for):
+        held = [h for h in self.held_for if text == h or text.startswith(h + " ")]
+        if self.held_board is not None and held:
             # Asked while the board was held for it (the piece put back may have been the
             # next turn's): done as of that board, the changes since are the next turn's.
+            self._hold_from_done(held[0])
             board, replay = self.held_board, self.since_held
             self.current = dict(board)
             self._next_position(turn)
             self.last_change = t
-            for changes, _ in replay:
-                events += self.changes(changes, t)
-            return events
+            return events + self._replay(replay, t)
         carried = {} if since is not None else self._carried(turn)
         self._next_position(turn)
         if since is not None:

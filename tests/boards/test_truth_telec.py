@@ -446,3 +446,23 @@ def test_an_enemy_touched_while_an_entry_bump_is_under_way_is_an_error_not_an_un
     assert tr.change("d5", True, 4.0) == []
     assert tr.change("a1", True, 4.5)[-1].options == ["4", "5", "6", "none"]
     assert [e.move for e in tr.choose("6", 5.0) if isinstance(e, Committed)] == ["roll 4 6"]
+
+
+def test_a_step_onto_an_own_piece_then_three_turns_mostly_unseen_are_all_committed():
+    """Blue's 2+1 stepped d5-d4 onto its own 4 (only d5 is seen to empty), red's 1 a1-a2
+    onto its own 3 (only a1 empties), blue entered a 3 on a1 (its tile for a 4), and red's
+    stack from a2 bumped it. Blue's step also looks like d5-a1, a bump of red's 1, so it
+    is asked; answered d5-d4, only the changes since the board was held (red's bump) were
+    read as red's turn, and the board stalled (seed 7000969). Now all that came since the
+    step was done is read in order as the next turns', each asked where it must be."""
+    tr = tracker("a1=r1,d1=r32,a2=r3,d4=b4,a5=r5,d5=b21 blue:12345566:1 red:1244566:0 "
+                 "blue turn")
+    events = feed(tr, [("d5", False), ("a1", False), ("a1", True), ("a2", False),
+                       ("a1", False), ("a1", True)])
+    assert events[-1].options == ["d5-a1", "d5-d4"]
+    assert tr.choose("d5-d4", 9.0)[-1].options == ["a1-a2", "none"]
+    assert tr.choose("a1-a2", 10.0)[-1].options == ["1", "2", "3", "4", "5", "6"]
+    assert [e.move for e in tr.choose("3", 11.0) if isinstance(e, Committed)] == ["roll 4 3"]
+    assert [e.move for e in tr.press("clock", 12.0, "red") if isinstance(e, Committed)] == [
+        "a2-a1"]
+    assert tr.turns() == ["d5-d4", "a1-a2", "roll 4 3", "a2-a1"]
