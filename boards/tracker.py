@@ -784,12 +784,13 @@ class Tracker:
                     # the cells showed since it was done is the next turn's.
                     self.carry_from = self.pending_since
                 return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
-            if not alive and len(waiting) == 1 and len(waiting[0].ways) == 1 and \
-                    self._later_turns_made(waiting[0]):
+            if not alive and not self.lifting and len(waiting) == 1 and \
+                    len(waiting[0].ways) == 1 and self._later_turns_made(waiting[0]):
                 # The board fits no turn begun from the waiting one as it shows now, but
                 # the changes since it was done, read in order, are the next player's
                 # turn and the one after (the next turn done unseen: a step onto an own
-                # piece, no clock pressed): the waiting turn was done.
+                # piece, no clock pressed): the waiting turn was done. (Not while a piece
+                # is only taken up: a longer turn may be under way, the piece touched.)
                 return self._commit_since(waiting[0], t)
         if not alive:
             if not self.lifting and not self.prompt:
@@ -1278,8 +1279,11 @@ class Tracker:
         self.prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
         self.pending, self.carry_from = [], None
         self.declined = {c.text for c in self.asked}
-        for cell in self.cells:  # what was lifted and put back was touched
-            if cell not in self.differing:
+        # What was lifted and put back was touched: where the turns asked were like a
+        # touch (an entry bumping a single), only there (a bump elsewhere still stands).
+        touched = {c for a in self.asked if self._like_a_touch(a) for c in a.final}
+        for cell in self.cells:
+            if cell not in self.differing and (not touched or cell in touched):
                 self.history.pop(cell, None)
                 self.seen[cell] = {self.current[cell]}
         self.last_change = t

@@ -466,3 +466,34 @@ def test_a_step_onto_an_own_piece_then_three_turns_mostly_unseen_are_all_committ
     assert [e.move for e in tr.press("clock", 12.0, "red") if isinstance(e, Committed)] == [
         "a2-a1"]
     assert tr.turns() == ["d5-d4", "a1-a2", "roll 4 3", "a2-a1"]
+
+
+def test_a_touch_that_looks_like_an_entry_answered_none_keeps_a_bump_made_elsewhere():
+    """Red's 4 bumped blue's 3 on b2 and then touched its own 5 on a1 (blue's tile for a
+    4: a touch there looks like blue's entry bumping it); blue's 6 then bumped red's 3
+    from d1 to c1. Once red's bump was answered, the touch on a1 was asked as blue's entry
+    (``6``, ``none``); ``none`` forgot every piece put back, c1's lift too, and blue's bump
+    was committed as ``d1-a5`` later (seed 7000037, without the drop sensor). Now only
+    what was asked is forgotten, and the bump stands."""
+    tr = tracker("a1=r5,c1=r3,d1=b6,a2=r4,b2=b3,b5=b3 blue:11224456:1 red:11234566:1 "
+                 "red turn", layout_blind=True)
+    events = feed(tr, [("a2", False), ("b2", False), ("b2", True), ("a1", False),
+                       ("a1", True), ("c1", False), ("d1", False), ("c1", True)])
+    assert events[-1].options == ["a2-a1", "a2-b2"]
+    assert tr.choose("a2-b2", 10.0)[-1].options == ["6", "none"]
+    assert [e.move for e in tr.choose("none", 11.0) if isinstance(e, Committed)] == ["d1-c1"]
+
+
+def test_an_own_piece_taken_up_during_a_bump_is_not_read_as_two_turns_more():
+    """Blue's 6 left c2, red's 1 on d2 was touched, then red's 1 on c1 lifted (blue bumping
+    it) and blue took up its own 5 on a4 meanwhile. Read in order, that is also c2-d2 (a
+    bump of the touched 1), red's c1-b1 onto its own 3 (only the lift is seen) and blue
+    beginning with a4: it was committed as c2-d2 at once (seed 7000907). A piece only
+    taken up may be put back: it waits, and the bump completed is asked at the press."""
+    tr = tracker("a1=b1,b1=r3,c1=r1,c2=b6,d2=r1,a4=b5,d4=b5 blue:12233446:0 red:223445566:0 "
+                 "blue turn")
+    events = feed(tr, [("c2", False), ("d2", False), ("d2", True), ("c1", False),
+                       ("a4", False), ("a4", True), ("c1", True)])
+    assert not any(isinstance(e, Committed) for e in events)
+    assert tr.press("clock", 9.0, "blue")[-1].options == ["c2-c1", "c2-d2"]
+    assert [e.move for e in tr.choose("c2-c1", 10.0) if isinstance(e, Committed)] == ["c2-c1"]
