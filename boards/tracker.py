@@ -590,6 +590,7 @@ class Tracker:
         undone; if the board shows something no other turn explains, the error after
         ``error_delay`` names the cells to put right."""
         self.declined = set(self.prompt.options) if self.prompt else set()
+        self._forget_done(self.declined)
         self.prompt = None
         self.pending = []
         self.held_board = None
@@ -878,6 +879,12 @@ class Tracker:
         if len(cand.ways) != 1:
             return False
         return decisions.in_turn(self._made(cand, decline=False), self.player)
+
+    def _forget_done(self, texts: set[str]) -> None:
+        """Turns answered ``none`` were not done then: if one is made later, it is done
+        when the board shows it again."""
+        for text in texts:
+            self.done_at.pop(text, None)
 
     def _hold_from_done(self, text: str) -> None:
         """The turn ``text``, one the board is held for, is made: if it was done before the
@@ -1279,6 +1286,7 @@ class Tracker:
         self.prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
         self.pending, self.carry_from = [], None
         self.declined = {c.text for c in self.asked}
+        self._forget_done(self.declined)
         # What was lifted and put back was touched: where the turns asked were like a
         # touch (an entry bumping a single), only there (a bump elsewhere still stands).
         touched = {c for a in self.asked if self._like_a_touch(a) for c in a.final}

@@ -497,3 +497,15 @@ def test_an_own_piece_taken_up_during_a_bump_is_not_read_as_two_turns_more():
     assert not any(isinstance(e, Committed) for e in events)
     assert tr.press("clock", 9.0, "blue")[-1].options == ["c2-c1", "c2-d2"]
     assert [e.move for e in tr.choose("c2-c1", 10.0) if isinstance(e, Committed)] == ["c2-c1"]
+
+
+def test_a_step_answered_none_then_made_later_is_done_when_it_is_made():
+    """Blue lifted its stack's top on d5 and put it back (a step onto its own c5 shows only
+    the lift): asked, ``none``. Then blue did step d5-c5 and red stepped d2-d3. The step was
+    asked again and answered, and the board was read again from when the step was first
+    done, the declined touch: red's step was read as an entry on d3 and its size asked
+    (seed 100481, without the drop sensor). A turn answered ``none`` was not done then."""
+    seed = 100481
+    result = run_stream("telec", seed, turns=30, mix=Mix.random(random.Random(seed)),
+                        layout="telec-nodrop")
+    check([result])
