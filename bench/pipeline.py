@@ -25,10 +25,9 @@ import chess  # noqa: E402
 
 import rules  # noqa: E402
 from boards.choreography import game_events  # noqa: E402
-from boards.layout import layout_for_game  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402
+from sensorboard.board import BoardOptions, open_board  # noqa: E402
 from sensorboard.replay import VirtualRun, parse_events  # noqa: E402
-from sensorboard.service import BoardService  # noqa: E402
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -113,7 +112,7 @@ def change_to_frame(game: str, games: int = 20, plies: int = 40) -> list[float]:
         start = rules.new_game(game)
         parsed = parse_events([json.dumps(e) for e in events], "bench", start.GEOMETRY.names)
         clock = VirtualClock()
-        service = BoardService(start, layout_for_game(game), clock=clock, backend="sim")
+        service = open_board(BoardOptions(game, clock=clock)).service
         time_steps(service, samples, PREPARE[game])
         run = VirtualRun(service, clock, lambda item: None)
         for ev in parsed:

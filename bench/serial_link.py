@@ -39,9 +39,11 @@ from firmware_bridge import protocol as p  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
 from hardware.backends import HardwareConfig  # noqa: E402
 from hardware.clock import RealClock  # noqa: E402
+from sensorboard.board import BoardOptions, open_board  # noqa: E402
 from sensorboard.service import BoardService  # noqa: E402
 
 EVENTS = 30000
+EMULATOR = HardwareConfig(serial_port="emulator")  # the firmware emulator behind a pty
 IDLE_S = 10.0
 
 
@@ -98,8 +100,8 @@ def latencies(games: int = 6, plies: int = 16) -> list[float]:
     samples: list[float] = []
     for seed in range(games):
         layout = layout_for_game("tessella")
-        service = BoardService(rules.new_game("tessella"), layout, clock=RealClock(),
-                               backend="serial", config=HardwareConfig(serial_port="emulator"))
+        service = open_board(BoardOptions("tessella", layout=layout, clock=RealClock(),
+                                          backend="serial", hardware=EMULATOR)).service
         rng = random.Random(seed)
         try:
             state = rules.new_game("tessella")
@@ -161,8 +163,8 @@ def idle_loop(service: BoardService | None):
 def idle_cpu() -> dict[str, float]:
     out = {"bare loop, sleep 2 ms (reference)": cpu_of(idle_loop(None))}
     layout = layout_for_game("tessella")
-    service = BoardService(rules.new_game("tessella"), layout, clock=RealClock(),
-                           backend="serial", config=HardwareConfig(serial_port="emulator"))
+    service = open_board(BoardOptions("tessella", layout=layout, clock=RealClock(),
+                                      backend="serial", hardware=EMULATOR)).service
     settle(service, 0.5)
     out["serial backend (host process, link thread included)"] = cpu_of(idle_loop(service))
     emulator = service.sim.emulator
@@ -181,8 +183,8 @@ def idle_cpu() -> dict[str, float]:
     from hardware.rigs import GpioRig
 
     with GpioRig(layout, RealClock()) as rig:
-        gpio = BoardService(rules.new_game("tessella"), layout, clock=RealClock(),
-                            backend="gpio", config=rig.config)
+        gpio = open_board(BoardOptions("tessella", layout=layout, clock=RealClock(),
+                                       backend="gpio", hardware=rig.config)).service
         settle(gpio, 0.5)
         out["gpio backend, over the simulated RPi.GPIO"] = cpu_of(idle_loop(gpio))
         gpio.close()

@@ -45,8 +45,8 @@ import rules  # noqa: E402
 from boards.layout import layout_for_game  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402
 from sensorboard import demo  # noqa: E402
+from sensorboard.board import BoardOptions, open_board  # noqa: E402
 from sensorboard.replay import VirtualRun  # noqa: E402
-from sensorboard.service import BoardService  # noqa: E402
 
 
 def telec_playouts(seconds: float = 3.0) -> tuple[float, float]:
@@ -78,7 +78,7 @@ def telec_change_to_frame(games: int = 12, turns: int = 40) -> list[float]:
         events = demo.script("telec", line, layout, random.Random(seed), step=0.3,
                              pause=0.5, slip=False)
         clock = VirtualClock()
-        service = BoardService(rules.new_game("telec"), layout, clock=clock, backend="sim")
+        service = open_board(BoardOptions("telec", layout=layout, clock=clock)).service
         time_steps(service, samples, PREPARE["telec"])
         VirtualRun(service, clock, lambda item: None).play(events)
     return samples

@@ -15,8 +15,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import rules
-from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 
 
@@ -82,13 +80,12 @@ def machine() -> str:
 
 
 def run_bench(args, layout) -> int:
-    from sensorboard.service import BoardService
+    from sensorboard.board import BoardOptions, open_board
 
-    clock = RealClock()
-    hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
+    board = open_board(BoardOptions(layout.game, layout=layout, backend=args.backend,
+                                    hardware=args.hardware, clock=RealClock()))
+    service, hardware = board.service, board.service.hardware
     try:
-        service = BoardService(rules.new_game(layout.game), layout, clock=clock,
-                               hardware=hardware)
         period = service.scan_period
         print(f"sensorboard bench: {layout.name} ({layout.rows}x{layout.cols}) on the "
               f"{args.backend} backend; {machine()}")
@@ -108,7 +105,7 @@ def run_bench(args, layout) -> int:
               f"matrix every {period * 1000:g} ms {bare:.1%} (ratio {ratio:.2f}); "
               f"step p99 {1e6 * percentile(took, 0.99):.0f} us over {len(took)} steps")
     finally:
-        hardware.close()
+        board.close()
     if args.games > 0:
         from sensorboard.latency import change_to_frame, reference_seconds
 

@@ -44,8 +44,8 @@ def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
                     first_seed: int = 0) -> list[float]:
     """Thread CPU seconds of every scan that carried a debounced change, over ``games``
     seeded random games of ``plies`` turns on ``layout``'s simulated board."""
+    from sensorboard.board import BoardOptions, open_board
     from sensorboard.replay import VirtualRun, parse_events
-    from sensorboard.service import BoardService
 
     samples: list[float] = []
     for seed in range(first_seed, first_seed + games):
@@ -61,8 +61,8 @@ def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
         events = game_events(start, line, rng, answer=True)
         parsed = parse_events([json.dumps(e) for e in events], "bench", start.GEOMETRY.names)
         clock = VirtualClock()
-        service = BoardService(start, layout, clock=clock, backend="sim",
-                               config=HardwareConfig(seed=seed))
+        service = open_board(BoardOptions(layout.game, layout=layout, clock=clock,
+                                          hardware=HardwareConfig(seed=seed))).service
         step = service.step
 
         def timed_step(step=step, service=service) -> list[dict]:

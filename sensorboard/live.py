@@ -16,12 +16,11 @@ import time
 
 import rules
 from boards.layout import Layout
-from hardware.backends import HardwareConfig, open_backend
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
+from sensorboard.board import BoardOptions, open_board
 from sensorboard.numbering import move_label
-from sensorboard.recording import open_game, open_journal
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
@@ -138,36 +137,18 @@ def settle_memory() -> None:
 
 
 def run_live(args, layout: Layout) -> int:
-    from sensorboard.options import split_options
-
-    game_opts, board_opts = split_options(args.game, args.option)
     clock = RealClock()
-    hardware = open_backend(args.backend, layout, args.hardware or HardwareConfig(), clock)
-    try:
-        journal = open_journal(args.records, board=args.board)
-        recorder, resumed = open_game(journal, args.game, tags=args.tags, new=args.new,
-                                      note=lambda text: print(f"sensorboard: {text}"),
-                                      options=game_opts)
-        state = recorder.state
-        # A simulated board comes up set for a new game; a real one shows what it shows.
-        pieces = rules.new_game(args.game, **game_opts).physical() if resumed else None
-        service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=[recorder.event], resumed=resumed, pieces=pieces,
-                               dice=board_opts.get("dice", "physical"))
-    except BaseException:
-        hardware.close()
-        raise
+    board = open_board(BoardOptions(
+        args.game, layout=layout, backend=args.backend, hardware=args.hardware, clock=clock,
+        options=tuple(args.option), records=args.records, board=args.board, tags=args.tags,
+        new=args.new, mqtt=args.mqtt, note=lambda text: print(f"sensorboard: {text}")))
+    service, recorder = board.service, board.recorder
+    state = service.tracker.state
     settle_memory()
     folder = recorder.record_path.parent
     if service.tracker.restoring:
         cells = ", ".join(f"{c} {w}" for c, w in service.tracker.restore_cells().items())
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
-    link = None
-    if args.mqtt:
-        from sensorboard.mqtt import attach
-
-        link = attach(journal, args.mqtt)
-        service.corrections = link.commands
     tty = sys.stdout.isatty()
     script = []
     if args.demo:
@@ -253,11 +234,7 @@ def run_live(args, layout: Layout) -> int:
         try:
             for item in service.flush():
                 print(move_line(item))
-            recorder.close()
-            if link is not None:
-                link.stop()
-            journal.close()
         finally:
-            service.close()  # the LEDs go dark whatever happened
+            board.close()  # record, link and journal closed; the LEDs go dark
     print(f"{result_text(service.tracker.state)}; record written to {recorder.record_path}")
     return 0

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 import rules
 from boards.layout import Layout
 from boards.tracker import BUTTONS, quote
+from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
 from sensorboard import demo as demos
+from sensorboard.board import BoardOptions, open_board
 from sensorboard.service import ACTIONS, SCAN_PERIOD, BoardService
 
 SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
@@ -169,8 +171,10 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
     the simulated contacts and, with ``dice="electronic"``, fixes the rolls."""
     check_setups(state, events, where)
     clock = VirtualClock()
-    service = BoardService(state, layout, clock=clock, backend="sim", bounce=bounce, seed=seed,
-                           dice=dice)
+    service = open_board(BoardOptions(
+        state.NAME, layout=layout, clock=clock, state=state,
+        hardware=HardwareConfig(bounce=bounce, seed=seed),
+        options=(f"dice={dice}",) if state.HAS_CHANCE else ())).service
     run = VirtualRun(service, clock, emit)
     for ev in events:
         run.scan_until(ev.t)

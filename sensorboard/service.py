@@ -119,7 +119,8 @@ class BoardService:
             self.debouncer = Debouncer(debounce)
         self.hold_limit = 5 * debounce
         # The electronic die rolls from ``seed``; the journal records every roll.
-        die = ElectronicDice(seed or 0) if dice == "electronic" and state.HAS_CHANCE else None
+        die_seed = seed if seed is not None else self.config.seed
+        die = ElectronicDice(die_seed or 0) if dice == "electronic" and state.HAS_CHANCE else None
         blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay,
                                blind=blind, dice=die)

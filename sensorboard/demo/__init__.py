@@ -82,13 +82,16 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
     ``line`` is ``None`` and ``turns`` random turns are played, each roll asked for with
     the ``roll`` button as a player would.
     """
+    from hardware.backends import HardwareConfig
     from hardware.clock import VirtualClock
+    from sensorboard.board import BoardOptions, open_board
     from sensorboard.replay import VirtualRun
-    from sensorboard.service import BoardService
 
     clock = VirtualClock()
-    service = BoardService(rules.new_game(game), layout, clock=clock, backend="sim",
-                           dice=dice, seed=seed)
+    chance = rules.new_game(game).HAS_CHANCE
+    service = open_board(BoardOptions(
+        game, layout=layout, clock=clock, hardware=HardwareConfig(seed=seed),
+        options=(f"dice={dice}",) if chance else ())).service
     run = VirtualRun(service, clock, lambda item: None)
     shadow = rules.new_game(game)
     tracker = service.tracker

@@ -44,12 +44,12 @@ from yarl import URL
 import rules
 from boards import tracker as tracker_module
 from boards.layout import Layout, LayoutError, layout_for_game
-from hardware.backends import HardwareConfig, open_backend
+from hardware.backends import HardwareConfig
 from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
-from sensorboard.options import split_options
+from sensorboard.board import Board, BoardOptions, open_board
 from sensorboard.service import BoardService, ServiceError, result_text
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
@@ -70,14 +70,6 @@ class ActionError(Exception):
         self.errors = errors  # every fault, one line each, where there are several
 
 
-class Board:
-    """A service and what to do when it is replaced (close its recorder)."""
-
-    def __init__(self, service: BoardService, close: Callable[[], None] = lambda: None):
-        self.service = service
-        self.close = close
-
-
 def default_factory(backend: str = "sim", clock: Clock | None = None,
                     records: str | None = None,
                     config: HardwareConfig | None = None, *, board: str | None = None,
@@ -87,51 +79,23 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
     """Build a new board for a game; with ``records`` the games go to the journal there,
     and the first board goes on with the journal's unfinished game (unless ``new``); with
     ``mqtt`` (a broker's URL) the journal is published and the arbiter's corrections taken.
-    ``options``: per game, its ``KEY=VALUE`` options (``--option``; e.g. Telec's dice)."""
+    ``options``: per game, its ``KEY=VALUE`` options (``--option``; e.g. Telec's dice).
+    Every board after the first shares the first one's journal and link."""
     clock = clock or RealClock()
-    journal = None
-    link = None
-    made = 0
+    first: Board | None = None
+    shared: tuple = (None, None)
 
     def make(game: str, layout: Layout | None = None) -> Board:
-        nonlocal journal, link, made
-        layout = layout or layout_for_game(game)
-        listeners, closers = [], []
-        game_opts, board_opts = split_options(game, (options or {}).get(game, []))
-        state, resumed = rules.new_game(game, **game_opts), False
-        # The hardware first: a board that cannot open leaves no record behind.
-        hardware = open_backend(backend, layout, config or HardwareConfig(), clock)
-        if records is not None:
-            from sensorboard.recording import open_game, open_journal
-
-            try:
-                journal = journal or open_journal(records, board)
-                if mqtt and link is None:
-                    from sensorboard.mqtt import attach
-
-                    link = attach(journal, mqtt)
-                recorder, resumed = open_game(journal, game, tags=tags, new=new or made > 0,
-                                              options=game_opts)
-            except BaseException:
-                hardware.close()
-                raise
-            state = recorder.state
-            listeners.append(recorder.event)
-            closers.append(recorder.close)
-        made += 1
-        closers.append(hardware.close)
-        pieces = rules.new_game(game, **game_opts).physical() if resumed else None
-        service = BoardService(state, layout, clock=clock, hardware=hardware,
-                               listeners=listeners, resumed=resumed, pieces=pieces,
-                               dice=board_opts.get("dice", "physical"))
-        if link is not None:
-            service.corrections = link.commands
-
-        def close() -> None:
-            for closer in closers:
-                closer()
-
-        return Board(service, close)
+        nonlocal first, shared
+        opts = BoardOptions(game, layout=layout, backend=backend, hardware=config,
+                            clock=clock, options=tuple((options or {}).get(game, [])),
+                            records=records, board=board, tags=tags,
+                            new=new or first is not None, mqtt=mqtt)
+        if first is None:
+            first = open_board(opts)
+            shared = first.hand_over()  # the page's next games go to the same journal
+            return first
+        return open_board(opts, journal=shared[0], link=shared[1])
 
     return make
 

@@ -13,10 +13,11 @@ from boards.layout import layout_for_game
 from boards.tracker import Tracker
 from hardware.clock import RealClock, VirtualClock
 from sensorboard import guidance
+from sensorboard.board import Board, BoardOptions, open_board
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from sensorboard.terminal import render
-from sensorboard.web.server import Board, WebSession
+from sensorboard.web.server import WebSession
 from tests.web.conftest import Server
 
 # blue's single 2 on b2 may stack on its 6 on a2 or on its 5 on c2: either way the sensors
@@ -28,9 +29,8 @@ DODGER = "light:e1=Skh,e4=Scz dark:f6=Tcs,j10=Skh pool: light"
 
 def served(game: str, position: str) -> Server:
     def factory(name: str, layout=None) -> Board:
-        return Board(BoardService(rules.from_position(game, position),
-                                  layout or layout_for_game(name), clock=RealClock(),
-                                  backend="sim"))
+        return open_board(BoardOptions(name, layout=layout, clock=RealClock(),
+                                       state=rules.from_position(game, position)))
 
     return Server(WebSession(game, factory)).start()
 

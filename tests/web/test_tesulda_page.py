@@ -9,13 +9,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import rules
-from boards.layout import layout_for_game
 from boards.tracker import Tracker
 from hardware.clock import RealClock
 from rules.tesulda_setup import default_setup_text
 from sensorboard import guidance
-from sensorboard.service import BoardService
-from sensorboard.web.server import Board, WebSession
+from sensorboard.board import Board, BoardOptions, open_board
+from sensorboard.web.server import WebSession
 from tests.web.conftest import ROOT, Server
 
 PICTURE = ROOT / "docs" / "tesulda-page.png"
@@ -28,9 +27,8 @@ CAPTURE = ("light:a1=Skh,b2=Tcs,c1=Sssd,d6=Sss,e8=Sss,g2=Cczh,h1=Ccdh "
 
 def served(position: str) -> Server:
     def factory(game: str, layout=None) -> Board:
-        state = rules.from_position("tesulda", position)
-        return Board(BoardService(state, layout or layout_for_game(game), clock=RealClock(),
-                                  backend="sim"))
+        return open_board(BoardOptions(game, layout=layout, clock=RealClock(),
+                                       state=rules.from_position("tesulda", position)))
 
     return Server(WebSession("tesulda", factory)).start()
 

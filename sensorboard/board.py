@@ -1,0 +1,140 @@
+"""One way to assemble a board: :func:`open_board` builds the service of ``run``, the
+page, replay, the demo and the benches from one :class:`BoardOptions`.
+
+The order is fixed so that a slip leaves nothing behind: the game's options are checked
+first (a bad one raises :class:`~sensorboard.options.OptionError` before anything is
+opened), then the backend, then the journal and its game, then the service, then the
+MQTT link. What fails half way closes what was opened.
+
+>>> from hardware.clock import VirtualClock
+>>> board = open_board(BoardOptions("tessella", clock=VirtualClock()))
+>>> board.service.tracker.state.NAME, board.resumed, board.recorder is None
+('tessella', False, True)
+>>> board.close()
+>>> open_board(BoardOptions("tulaga", options=("rank_stones=7",)))
+Traceback (most recent call last):
+...
+sensorboard.options.OptionError: option: Tulaga rank_stones must be 4, 5 or 6 (U-2), got 7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import rules
+from boards.layout import Layout, layout_for_game
+from hardware.backends import HardwareConfig, open_backend
+from hardware.base import Clock
+from hardware.clock import RealClock
+from sensorboard import options as game_options
+from sensorboard.journal import Journal
+from sensorboard.recording import Recorder, open_game, open_journal
+from sensorboard.service import BoardService
+
+if TYPE_CHECKING:
+    from sensorboard.mqtt import BoardLink
+
+
+@dataclass(frozen=True)
+class BoardOptions:
+    """Everything that makes one board. Only ``game`` is needed: the rest defaults to
+    the game's shipped layout on the simulated backend, a real clock, a new game from
+    the start, nothing recorded."""
+
+    game: str
+    layout: Layout | None = None
+    backend: str = "sim"
+    hardware: HardwareConfig | None = None
+    clock: Clock | None = None
+    options: tuple[str, ...] = ()  # KEY=VALUE, the rules' own and the board's (dice)
+    state: rules.GameState | None = None  # start here (replay of a given position)
+    records: str | Path | None = None  # the records folder; None: no journal
+    board: str | None = None  # the board's name in the journal and on MQTT
+    tags: dict | None = None
+    new: bool = False  # start a new game even where the journal has one unfinished
+    mqtt: str | None = None  # a broker's URL: the journal is published there
+    error_delay: float = 1.0
+    note: Callable[[str], None] = field(default=lambda text: None, compare=False)
+
+
+@dataclass
+class Board:
+    """An assembled board: its service and what it records to. ``close()`` ends the
+    record, then the link and the journal if this board opened them, then the hardware
+    (the LEDs go dark)."""
+
+    service: BoardService
+    recorder: Recorder | None = None
+    journal: Journal | None = None
+    link: BoardLink | None = None
+    resumed: bool = False
+    owns_journal: bool = False
+    owns_link: bool = False
+
+    def hand_over(self) -> tuple[Journal | None, BoardLink | None]:
+        """The journal and link, left open when this board closes: the next board (the
+        page's next game) takes them."""
+        self.owns_journal = self.owns_link = False
+        return self.journal, self.link
+
+    def close(self) -> None:
+        try:
+            if self.owns_link:
+                self.link.stop()
+            if self.recorder is not None:
+                self.recorder.close()
+            if self.owns_journal:
+                self.journal.close()
+        finally:
+            self.service.close()
+
+
+def open_board(opts: BoardOptions, *, journal: Journal | None = None,
+               link: BoardLink | None = None) -> Board:
+    """Build the board ``opts`` describes. ``journal`` and ``link``: open ones to share
+    (the page's next game goes to the same journal); this board does not close them."""
+    start, board_opts = game_options.start(opts.game, list(opts.options))
+    rule_opts = game_options.split_options(opts.game, list(opts.options))[0]
+    if opts.state is not None:
+        start = opts.state
+    layout = opts.layout or layout_for_game(opts.game)
+    clock = opts.clock or RealClock()
+    hardware = open_backend(opts.backend, layout, opts.hardware or HardwareConfig(), clock)
+    board = Board(None, journal=journal, link=link)  # type: ignore[arg-type]
+    try:
+        if journal is None and opts.records is not None:
+            board.journal = open_journal(opts.records, board=opts.board)
+            board.owns_journal = True
+        if board.journal is not None:
+            board.recorder, board.resumed = open_game(
+                board.journal, opts.game, tags=opts.tags, new=opts.new, note=opts.note,
+                options=rule_opts)
+            start = board.recorder.state
+        # A simulated board comes up set for a new game; a real one shows what it shows.
+        pieces = rules.new_game(opts.game, **rule_opts).physical() if board.resumed else None
+        board.service = BoardService(
+            start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
+            listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
+            error_delay=opts.error_delay, dice=board_opts.get("dice", "physical"))
+    except BaseException:
+        if board.recorder is not None:
+            board.recorder.close()
+        if board.owns_journal:
+            board.journal.close()
+        hardware.close()
+        raise
+    if link is None and opts.mqtt and board.journal is not None:
+        from sensorboard.mqtt import attach
+
+        board.link, board.owns_link = attach(board.journal, opts.mqtt), True
+    if board.link is not None:
+        board.service.corrections = board.link.commands
+    return board
+
+
+def with_hardware(opts: BoardOptions, **changes) -> BoardOptions:
+    """``opts`` with these fields of its hardware config changed (``bounce``, ``seed``)."""
+    return replace(opts, hardware=replace(opts.hardware or HardwareConfig(), **changes))
