@@ -136,7 +136,8 @@ def setup_words(service: BoardService) -> str | None:
     """Before the first move, while the board differs from the start position: what is
     missing and what is extra."""
     tracker = service.tracker
-    if not tracker.restoring or tracker.state.move_stack or service.taken_back is not None:
+    if (not tracker.restoring or tracker.state.move_stack or service.taken_back is not None
+            or service.positioned is not None):
         return None
     words = figure_words if tracker.state.FIGURES else pieces_words
     missing, extra = [], []
@@ -249,10 +250,24 @@ def takeback_words(service: BoardService) -> str | None:
             "The lit cells still differ (red: lift, blue: put a piece).")
 
 
+def position_words(service: BoardService) -> str | None:
+    """After an arbiter set a position: who did, how the game stands, what to put right."""
+    item = service.positioned
+    if item is None:
+        return None
+    state = service.tracker.state
+    stands = "the game is over" if state.outcome() is not None else f"{state.to_move} to move"
+    text = f"Arbiter {item['by']} set the position: {stands}."
+    if service.tracker.restoring:
+        text += " Put the board as the LEDs show (red: lift, blue: put a piece)."
+    return text
+
+
 def advice(service: BoardService) -> dict | None:
     """The one message the board shows now, most urgent first: ``{"kind", "text"}``."""
     tracker = service.tracker
-    for kind, text in (("setup", setup_words(service)),
+    for kind, text in (("position", position_words(service)),
+                       ("setup", setup_words(service)),
                        ("takeback", takeback_words(service) if tracker.restoring else None),
                        ("error", error_words(tracker)),
                        ("turn", not_your_turn(tracker)),

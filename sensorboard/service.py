@@ -137,6 +137,7 @@ class BoardService:
         self._dirty = True
         self._frame_due: float | None = None
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
+        self.positioned: dict | None = None  # the arbiter's position correction, likewise
         self._setup_due: float | None = None  # when a board still not set up is an error
         self._boot()
 
@@ -194,7 +195,8 @@ class BoardService:
     def _setup_error(self, now: float) -> list[dict]:
         self._setup_due = None
         tracker = self.tracker
-        if not tracker.restoring or tracker.state.move_stack or self.taken_back is not None:
+        if (not tracker.restoring or tracker.state.move_stack or self.taken_back is not None
+                or self.positioned is not None):
             return []
         return self._emit([Error(now, tracker.restore_cells())])
 
@@ -385,9 +387,14 @@ class BoardService:
                 new = rules.from_position(state.NAME, text)
             except rules.RulesError as e:
                 raise ServiceError(f"position: {e}") from None
-            self.record({"type": "correction", "t": t, "action": action, "by": by,
-                         "position": new.position_str()})
+            item = {"type": "correction", "t": t, "action": action, "by": by,
+                    "position": new.position_str()}
+            self.record(item)
             self.tracker.put_right(new)
+            self.taken_back, self.positioned = None, item
+            if new.outcome() is not None:  # a finished position ends the game, as a turn would
+                self.record({"type": "end", "t": t, "outcome": outcome_json(new),
+                             "result": result_text(new)})
             self._dirty = True
             self.revision += 1
             return []
@@ -487,6 +494,7 @@ class BoardService:
             self.record(item)
             if item["type"] in ("move", "takeback"):
                 self.taken_back = item if item["type"] == "takeback" else None
+                self.positioned = None
         state = self.tracker.state
         if any(isinstance(e, Committed) for e in events) and state.outcome() is not None:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),
