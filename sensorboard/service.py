@@ -20,6 +20,7 @@ from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
+from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
@@ -107,8 +108,11 @@ class BoardService:
         self.strip: LedStrip = hardware.strip
         self.buttons = hardware.buttons
         self.sim = hardware.magnets
+        self.hand: SimHand | None = None  # a player's hand over the simulated magnets
         if self.sim is not None:
-            self._set_up_pieces(state if pieces is None else pieces)
+            self.hand = SimHand(self.sim, layout.cell_sensor, layout.magnets,
+                                whole_stacks=state.FIGURES)
+            self.hand.set_up(state.physical() if pieces is None else pieces)
         self.config = hardware.config or HardwareConfig()
         self.palette = hints.palette(self.config.palette, self.config.colours)
         self.scan_period = self.config.scan_period
@@ -140,18 +144,6 @@ class BoardService:
         self.positioned: dict | None = None  # the arbiter's position correction, likewise
         self._setup_due: float | None = None  # when a board still not set up is an error
         self._boot()
-
-    def _set_up_pieces(self, start: rules.GameState | dict[str, tuple[str, ...]]) -> None:
-        """Put the start position (or these pieces) on the simulated magnets, before time
-        starts."""
-        bounce, self.sim.bounce = self.sim.bounce, 0.0
-        pieces = start.physical() if isinstance(start, rules.GameState) else start
-        self._stacks = {cell: list(p) for cell, p in pieces.items()}
-        self._hand: list[list[str]] = []  # what is in hand: a piece, or a whole figure
-        for cell, pieces in self._stacks.items():
-            for piece in pieces:
-                self.sim.place(self.layout.cell_sensor[cell], self._strength(piece))
-        self.sim.bounce = bounce
 
     def close(self) -> None:
         """Darken the LEDs and release the hardware."""
@@ -336,7 +328,7 @@ class BoardService:
                      "position": new.position_str()})
         tracker.put_right(new)
         if self.sim is not None:
-            self._relabel(new.physical())
+            self.hand.relabel(new.physical())
         self._dirty = True
         self.revision += 1
         self._report_setup()
@@ -420,58 +412,22 @@ class BoardService:
     def sim_lift(self, cell: str) -> None:
         """Take the top piece off ``cell`` into the player's hand (in a game of figures,
         the whole figure)."""
-        sim = self._sim()
-        stack = self._stacks.get(cell)
-        if not stack:
-            raise ValueError(f"lift {cell}: there is no piece on {cell}")
-        unit = stack[:] if self.tracker.state.FIGURES else stack[-1:]
-        del stack[len(stack) - len(unit):]
-        if cell in self.layout.cell_sensor:
-            for _ in unit:
-                sim.lift(self.layout.cell_sensor[cell])
-        self._hand.append(unit)
+        self._hand().lift(cell)
         self.revision += 1
 
     def sim_place(self, cell: str) -> None:
         """Put down the piece (or figure) lifted last, or else a new piece from the
         mover's stock."""
-        sim = self._sim()
-        state = self.tracker.state
-        unit = self._hand.pop() if self._hand else [state.stock_piece()]
-        if cell in self.layout.cell_sensor:
-            for piece in unit:
-                sim.place(self.layout.cell_sensor[cell], self._strength(piece))
-        self._stacks.setdefault(cell, []).extend(unit)
+        self._hand().place(cell, stock=self.tracker.state.stock_piece())
         self.revision += 1
 
-    def _relabel(self, pieces: dict[str, tuple[str, ...]]) -> None:
-        """The simulated pieces on each occupied cell become the ones ``pieces`` puts there
-        (a setup entered: the players build the figures where they stand); where the
-        cell's presence would change, the magnets are left to the player's hand."""
-        bounce, self.sim.bounce = self.sim.bounce, 0.0
-        for cell, stack in self._stacks.items():
-            new = pieces.get(cell)
-            if not stack or not new or cell not in self.layout.cell_sensor:
-                continue
-            addr = self.layout.cell_sensor[cell]
-            for _ in stack:  # at one instant: no scan sees the cell empty
-                self.sim.lift(addr)
-            for piece in new:
-                self.sim.place(addr, self._strength(piece))
-            stack[:] = new
-        self.sim.bounce = bounce
-
     def sim_pieces(self, cell: str) -> int:
-        self._sim()
-        return len(self._stacks.get(cell, ()))
+        return self._hand().count(cell)
 
-    def _strength(self, piece: str) -> float:
-        return self.layout.magnets.get(piece, 1.0)
-
-    def _sim(self):
-        if self.sim is None:
+    def _hand(self) -> SimHand:
+        if self.hand is None:
             raise ServiceError(f"the {self.backend} backend has no simulated magnets")
-        return self.sim
+        return self.hand
 
     def sensed(self) -> bool:
         """Whether every change made to the board so far has been read by a scan (after
