@@ -105,7 +105,11 @@ def build_parser() -> Parser:
                      "(required with a network --host)")
     run.set_defaults(hardware=None)  # the config file's [hardware] table
     rec = sub.add_parser("recorder", help="gather every board's games from an MQTT broker")
-    rec.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="the broker's URL")
+    rec.add_argument("--broker", default="mqtt://127.0.0.1:1883",
+                     help="the broker's URL, with the recorder's login on a secured hall: "
+                     "mqtts://recorder-1@HOST:8883?ca=FILE&password_file=FILE (docs/hall.md)")
+    rec.add_argument("--arbiter", metavar="URL", help="the broker's URL with an arbiter's "
+                     "login: corrections are sent with it (required on a hall with logins)")
     rec.add_argument("--store", default="recorder.sqlite", help="SQLite file of all games")
     rec.add_argument("--host", default="127.0.0.1", help="address of the overview page")
     rec.add_argument("--port", type=int, default=8090, help="port of the overview page")

@@ -108,10 +108,14 @@ class GameLog:
 
     def _move(self, item: dict, at: float | None) -> None:
         text = item["move"]
+        pushed = 0
         try:
             for decision in text.split(" "):
                 self.state.push_str(decision)
+                pushed += 1
         except rules.RulesError as e:
+            for _ in range(pushed):  # a turn is applied whole or not at all
+                self.state.pop()
             raise GameLogError(f"turn {len(self.turns) + 1} {text!r}: {e}") from None
         self.turns.append(Turn(item.get("player", ""), text, at, item.get("t")))
 

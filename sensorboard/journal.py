@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: entries carry the journal's identity (1 is upgraded on opening)
 ENDING = ("end",)  # entry types after which a game is finished
 
 SCHEMA = """
@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     finished INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (board, uid)
 );
+"""
+ENTRIES = """
 CREATE TABLE IF NOT EXISTS entries (
     board TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -54,9 +56,18 @@ CREATE TABLE IF NOT EXISTS entries (
     at REAL NOT NULL,
     type TEXT NOT NULL,
     data TEXT NOT NULL,
-    PRIMARY KEY (board, seq)
+    journal TEXT NOT NULL,
+    PRIMARY KEY (board, journal, seq)
 );
-CREATE INDEX IF NOT EXISTS entries_game ON entries (board, game, seq);
+"""
+INDEX = "CREATE INDEX IF NOT EXISTS entries_game ON entries (board, game, seq);"
+UPGRADE_1 = """
+ALTER TABLE entries RENAME TO entries_1;
+DROP INDEX IF EXISTS entries_game;
+{entries}
+INSERT INTO entries SELECT board, seq, game, at, type, data, '{identity}' FROM entries_1;
+DROP TABLE entries_1;
+UPDATE meta SET value = '2' WHERE key = 'schema';
 """
 
 
@@ -73,6 +84,7 @@ class Entry:
     game: str  # the game's uid
     at: float
     item: dict
+    journal: str = ""  # the identity of the journal it was written to
 
     @property
     def type(self) -> str:
@@ -81,7 +93,7 @@ class Entry:
     def json(self) -> dict:
         """The entry as published and stored by the recorder."""
         return {"board": self.board, "game": self.game, "seq": self.seq, "at": self.at,
-                "item": self.item}
+                "item": self.item, "journal": self.journal}
 
 
 def connect(path: str | Path, *, synchronous: str = "FULL") -> sqlite3.Connection:
@@ -91,16 +103,35 @@ def connect(path: str | Path, *, synchronous: str = "FULL") -> sqlite3.Connectio
                              timeout=30)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={synchronous}")
-        db.executescript(SCHEMA)
+        db.executescript(SCHEMA + ENTRIES)
         row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                       (str(SCHEMA_VERSION),))
+        elif row[0] == "1":
+            _upgrade_1(db)
+        elif row[0] != str(SCHEMA_VERSION):
+            raise JournalError(f"{path}: journal schema {row[0]}, this version reads "
+                               f"{SCHEMA_VERSION}")
+        db.execute(INDEX)
+        identity(db)
     except sqlite3.DatabaseError as e:
         raise JournalError(f"{path}: not a usable journal ({e})") from None
-    if row is None:
-        db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-    elif row[0] != str(SCHEMA_VERSION):
-        raise JournalError(f"{path}: journal schema {row[0]}, this version reads "
-                           f"{SCHEMA_VERSION}")
     return db
+
+
+def identity(db: sqlite3.Connection) -> str:
+    """The journal's identity: a UUID made with the journal, kept in its ``meta``. A fresh
+    journal under a name used before (a new SD card, board numbers reused) has its own, so
+    the recorder's acknowledgements of the old one are not taken for its own."""
+    db.execute("INSERT OR IGNORE INTO meta VALUES ('journal', ?)", (uuid.uuid4().hex,))
+    return db.execute("SELECT value FROM meta WHERE key='journal'").fetchone()[0]
+
+
+def _upgrade_1(db: sqlite3.Connection) -> None:
+    """Schema 1 (entries without the journal's identity) to 2, in one transaction."""
+    script = UPGRADE_1.format(entries=ENTRIES, identity=identity(db))
+    db.executescript(f"BEGIN IMMEDIATE; {script} COMMIT;")
 
 
 class Journal:
@@ -117,6 +148,7 @@ class Journal:
             stored = board or "board"
             self.set_meta("board", stored)
         self.board = stored  # a journal copied to another Pi keeps its board's name
+        self.identity = identity(self.db)  # and its identity
         last = self.db.execute("SELECT MAX(seq) FROM entries WHERE board=?",
                                (self.board,)).fetchone()[0]
         self.seq = last or 0
@@ -171,9 +203,9 @@ class Journal:
         if kind == "start":
             self.db.execute("INSERT INTO games (board, uid, first) VALUES (?, ?, ?)",
                             (self.board, game, self.seq))
-        self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+        self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (self.board, self.seq, game, time.time() if at is None else at,
-                         kind, json.dumps(item, sort_keys=True)))
+                         kind, json.dumps(item, sort_keys=True), self.identity))
         if kind in ENDING:
             self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
                             (self.board, game))
@@ -189,7 +221,7 @@ class Journal:
             sql += " AND game=?"
             args += (game,)
         rows = self.db.execute(sql + " ORDER BY seq", args).fetchall()
-        return [Entry(b, s, g, a, json.loads(d)) for b, s, g, a, d in rows]
+        return [Entry(b, s, g, a, json.loads(d), self.identity) for b, s, g, a, d in rows]
 
     def games(self) -> list[tuple[str, bool]]:
         """Every game as ``(uid, finished)``, oldest first."""
@@ -271,7 +303,7 @@ class Writer:
                 with self._cond:
                     self._cond.notify_all()
                 raise
-            entries = [Entry(self.journal.board, s, g, at, item)
+            entries = [Entry(self.journal.board, s, g, at, item, self.journal.identity)
                        for s, (g, item, at) in zip(seqs, batch, strict=True)]
             for listener in list(self.listeners):
                 try:

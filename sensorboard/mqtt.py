@@ -6,16 +6,21 @@ Topics (``<prefix>`` is ``sensorboard`` unless set; ``docs/records.md`` has the 
   the entries written together go in one message)
 - ``<prefix>/<board>/state``    the game as it stands, QoS 1, retained
 - ``<prefix>/<board>/status``   ``{"online": true}``, retained; the last will says false
-- ``<prefix>/<board>/ack``      from the recorder: ``{"seq": N}``, every entry up to N is
-  stored (retained)
-- ``<prefix>/<board>/command``  from the recorder: an arbiter's correction
+- ``<prefix>/<board>/ack``      from the recorder: ``{"seq": N, "journal": ID}``, every
+  entry of journal ID up to N is stored (retained)
+- ``<prefix>/<board>/command``  an arbiter's correction (through the recorder's page)
 
 The board connects with a fixed client id and a persistent session. An entry counts as
 delivered only when the recorder acknowledges it (end to end, not just the broker's
 PUBACK): the highest acknowledged sequence number is kept in the journal, and whatever
 lies above it is published again after every reconnect and when the recorder stays
 silent, so a broker restart, a network outage or a recorder that was down loses nothing
-(the recorder drops the duplicates by board and sequence number).
+(the recorder drops the duplicates by board, journal and sequence number).
+
+An acknowledgement counts only when it names this journal's identity and a sequence
+number the journal has written: a retained ack of an earlier journal under the same board
+name, or a forged one, changes nothing. On a secured hall (``deploy/install.sh --hall``)
+the broker itself refuses what a login may not write: see ``docs/hall.md``.
 """
 
 from __future__ import annotations
@@ -24,10 +29,13 @@ import asyncio
 import contextlib
 import json
 import queue
+import ssl
 import threading
 import time
 from collections import deque
-from urllib.parse import urlparse
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
 
 import aiomqtt
 
@@ -45,16 +53,69 @@ class MqttUrlError(ValueError):
     """A broker URL that cannot be used."""
 
 
+URL_FORM = "mqtt[s]://[LOGIN[:PASSWORD]@]HOST[:PORT][?ca=FILE&password_file=FILE]"
+
+
+@dataclass(frozen=True)
+class Login:
+    """Who connects, and how: a login and password, and TLS against a CA's certificate."""
+
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca: str | None = None  # the hall CA's certificate (None: the system's CAs)
+
+    def client_args(self) -> dict:
+        """Keyword arguments of :class:`aiomqtt.Client`."""
+        args: dict = {"username": self.username, "password": self.password}
+        if self.tls:
+            args["tls_context"] = ssl.create_default_context(cafile=self.ca)
+        return args
+
+
+ANONYMOUS = Login()
+
+
+def parse_broker(url: str) -> tuple[str, int, Login]:
+    """``mqtts://board-7@recorder.local:8883?ca=hall-ca.crt&password_file=pw`` -> (host,
+    port, login); ``mqtt://host:port`` is a plain connection without a login."""
+    parsed = urlparse(url if "://" in url else f"mqtt://{url}")
+    if parsed.scheme not in ("mqtt", "mqtts") or not parsed.hostname:
+        raise MqttUrlError(f"broker {_shown(url)!r}: expected {URL_FORM}")
+    try:
+        port = parsed.port or (8883 if parsed.scheme == "mqtts" else 1883)
+    except ValueError:
+        raise MqttUrlError(f"broker {_shown(url)!r}: bad port") from None
+    query = {k: v[-1] for k, v in parse_qs(parsed.query).items()}
+    unknown = set(query) - {"ca", "password_file"}
+    if unknown:
+        raise MqttUrlError(f"broker {_shown(url)!r}: unknown {sorted(unknown)}; "
+                           "ca and password_file are known")
+    password = unquote(parsed.password) if parsed.password else None
+    for key in ("password_file", "ca"):
+        if key in query and not Path(query[key]).is_file():
+            raise MqttUrlError(f"broker {_shown(url)!r}: {key} {query[key]}: no such file")
+    if "password_file" in query:
+        password = Path(query["password_file"]).read_text().strip()
+    if parsed.scheme == "mqtt" and "ca" in query:
+        raise MqttUrlError(f"broker {_shown(url)!r}: ca is for mqtts:// (TLS)")
+    username = unquote(parsed.username) if parsed.username else None
+    return parsed.hostname, port, Login(username, password, parsed.scheme == "mqtts",
+                                        query.get("ca"))
+
+
 def parse_url(url: str) -> tuple[str, int]:
     """``mqtt://host:port`` -> (host, port)."""
-    parsed = urlparse(url if "://" in url else f"mqtt://{url}")
-    if parsed.scheme != "mqtt" or not parsed.hostname:
-        raise MqttUrlError(f"broker {url!r}: expected mqtt://HOST[:PORT]")
-    try:
-        port = parsed.port or 1883
-    except ValueError:
-        raise MqttUrlError(f"broker {url!r}: bad port") from None
-    return parsed.hostname, port
+    host, port, _ = parse_broker(url)
+    return host, port
+
+
+def _shown(url: str) -> str:
+    """The URL without a password in it, for messages."""
+    parsed = urlparse(url)
+    if parsed.password is None:
+        return url
+    return url.replace(f":{parsed.password}@", ":***@", 1)
 
 
 def topic(board: str, kind: str, prefix: str = PREFIX) -> str:
@@ -79,10 +140,12 @@ class BoardLink:
     """
 
     def __init__(self, journal: Journal, host: str, port: int, *, prefix: str = PREFIX,
-                 resend: float = RESEND, keepalive: int = 10) -> None:
+                 resend: float = RESEND, keepalive: int = 10, login: Login = ANONYMOUS) -> None:
         self.journal = journal
         self.board = journal.board
+        self.identity = journal.identity
         self.host, self.port = host, port
+        self.login = login
         self.prefix = prefix
         self.resend = resend
         self.resend_after = resend  # doubles while the recorder stays silent (up to 5 min)
@@ -127,7 +190,7 @@ class BoardLink:
         while not self._stop:
             client = aiomqtt.Client(self.host, self.port, identifier=f"sensorboard-{self.board}",
                                     clean_session=False, will=will, keepalive=self.keepalive,
-                                    timeout=10)
+                                    timeout=10, **self.login.client_args())
             try:
                 async with client:
                     self.client = client
@@ -164,7 +227,7 @@ class BoardLink:
     def journal_entries(self, after: int) -> list[Entry]:
         rows = self.db.execute("SELECT board, seq, game, at, data FROM entries WHERE board=? "
                                "AND seq>? ORDER BY seq", (self.board, after)).fetchall()
-        return [Entry(b, s, g, a, json.loads(d)) for b, s, g, a, d in rows]
+        return [Entry(b, s, g, a, json.loads(d), self.identity) for b, s, g, a, d in rows]
 
     async def _publish_loop(self, client: aiomqtt.Client) -> None:
         while True:
@@ -227,7 +290,7 @@ class BoardLink:
                 continue
             if message.topic.matches(self._topic("ack")):
                 seq = data.get("seq")
-                if isinstance(seq, int) and seq > self.acked:
+                if self.acknowledges(data):
                     self.acked = seq
                     self.last_ack = time.monotonic()
                     self.resend_after = self.resend
@@ -238,6 +301,13 @@ class BoardLink:
             elif message.topic.matches(self._topic("status")) and data.get("online") is False \
                     and not self._stop:
                 await self._online(client)
+
+    def acknowledges(self, ack: dict) -> bool:
+        """Whether ``ack`` moves this journal's acknowledged number on: it names this
+        journal and a sequence number past the last acknowledged one that was written."""
+        seq = ack.get("seq")
+        return (ack.get("journal") == self.identity and isinstance(seq, int)
+                and not isinstance(seq, bool) and self.acked < seq <= self.journal.seq)
 
     async def _online(self, client: aiomqtt.Client) -> None:
         await client.publish(self._topic("status"),
@@ -285,8 +355,8 @@ class BoardLink:
 
 def attach(journal: Journal, url: str) -> BoardLink:
     """Publish ``journal`` to the broker at ``url`` from a thread of its own."""
-    host, port = parse_url(url)
-    link = BoardLink(journal, host, port)
+    host, port, login = parse_broker(url)
+    link = BoardLink(journal, host, port, login=login)
     journal.writer().listeners.append(link.written)
     return link.start()
 

@@ -27,44 +27,81 @@ import aiomqtt
 
 from sensorboard.gamelog import GameLog, GameLogError
 from sensorboard.journal import connect
-from sensorboard.mqtt import PREFIX, state_json
+from sensorboard.mqtt import ANONYMOUS, PREFIX, Login, state_json
 from sensorboard.record import Record, record_from_log
 
 ARRIVALS = """
 CREATE TABLE IF NOT EXISTS arrivals (
     board TEXT NOT NULL, seq INTEGER NOT NULL, stored REAL NOT NULL,
-    PRIMARY KEY (board, seq)
+    journal TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (board, journal, seq)
+);
+CREATE TABLE IF NOT EXISTS conflicts (
+    board TEXT NOT NULL, journal TEXT NOT NULL, seq INTEGER NOT NULL, game TEXT NOT NULL,
+    at REAL NOT NULL, data TEXT NOT NULL, received REAL NOT NULL,
+    PRIMARY KEY (board, journal, seq, game, data)
 );
 """
 BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is stored
+Stream = tuple[str, str]  # (board, journal identity): one journal's sequence numbers
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A second, different entry for a stored (board, journal, seq): kept aside, shown."""
+
+    board: str
+    journal: str
+    seq: int
+    game: str
+    item: dict
+
+    def json(self) -> dict:
+        return {"board": self.board, "journal": self.journal, "seq": self.seq,
+                "game": self.game, "item": self.item}
+
+    def note(self) -> str:
+        what = self.item.get("move") or self.item.get("type", "?")
+        return (f"kept aside: a second, different entry #{self.seq} ({what}) arrived "
+                "for this board; the first one stands")
 
 
 class Store:
-    """The recorder's SQLite store: entries of every board, each once."""
+    """The recorder's SQLite store: entries of every board's journals, each once."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.db = connect(path)
+        if self.db.execute("SELECT 1 FROM pragma_table_info('arrivals') WHERE name='journal'"
+                           ).fetchone() is None:
+            self.db.execute("DROP TABLE IF EXISTS arrivals")  # a store of schema 1
         self.db.executescript(ARRIVALS)
         self.lock = threading.Lock()  # written from a worker thread, read on the loop
-        self.contiguous: dict[str, int] = {}
-        self.beyond: dict[str, set[int]] = {}
-        for board, seq in self.db.execute("SELECT board, seq FROM entries ORDER BY board, seq"):
-            self._mark(board, seq)
+        self.kept_aside = 0  # conflicting entries kept aside since the store was opened
+        self.contiguous: dict[Stream, int] = {}
+        self.beyond: dict[Stream, set[int]] = {}
+        for board, journal, seq in self.db.execute(
+                "SELECT board, journal, seq FROM entries ORDER BY board, journal, seq"):
+            self._mark((board, journal), seq)
 
-    def _mark(self, board: str, seq: int) -> None:
-        top = self.contiguous.get(board, 0)
+    def held(self, board: str, journal: str) -> int:
+        """The highest sequence number up to which every entry of the journal is stored."""
+        return self.contiguous.get((board, journal), 0)
+
+    def _mark(self, stream: Stream, seq: int) -> None:
+        top = self.contiguous.get(stream, 0)
         if seq <= top:
             return
-        beyond = self.beyond.setdefault(board, set())
+        beyond = self.beyond.setdefault(stream, set())
         beyond.add(seq)
         while top + 1 in beyond:
             top += 1
             beyond.discard(top)
-        self.contiguous[board] = top
+        self.contiguous[stream] = top
 
     def add(self, batch: list[dict]) -> list[dict]:
-        """Store the entries not yet held (one transaction); returns those that were new."""
+        """Store the entries not yet held (one transaction); returns those that were new.
+        A different entry under a stored number is kept aside (see :meth:`conflicts`)."""
         with self.lock:
             return self._add(batch)
 
@@ -74,42 +111,69 @@ class Store:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for e in batch:
-                board, seq, item = e["board"], e["seq"], e["item"]
-                cur = self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                                      (board, seq, e["game"], e["at"], item.get("type", ""),
-                                       json.dumps(item, sort_keys=True)))
-                if cur.rowcount == 0:
-                    continue
-                self.db.execute("INSERT OR IGNORE INTO arrivals VALUES (?, ?, ?)",
-                                (board, seq, now))
-                if item.get("type") == "start":
-                    self.db.execute("INSERT OR IGNORE INTO games (board, uid, first) "
-                                    "VALUES (?, ?, ?)", (board, e["game"], seq))
-                elif item.get("type") == "end":
-                    self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
-                                    (board, e["game"]))
-                new.append(e)
+                if self._insert(e, now):
+                    new.append(e)
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         for e in new:
-            self._mark(e["board"], e["seq"])
+            self._mark((e["board"], e.get("journal", "")), e["seq"])
         return new
 
-    def games(self) -> list[tuple[str, str]]:
+    def _insert(self, e: dict, now: float) -> bool:
+        board, seq, item, journal = e["board"], e["seq"], e["item"], e.get("journal", "")
+        data = json.dumps(item, sort_keys=True)
+        key = (board, journal, seq)
+        cur = self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (board, seq, e["game"], e["at"], item.get("type", ""), data,
+                               journal))
+        if cur.rowcount == 0:
+            held = self.db.execute("SELECT game, data FROM entries WHERE board=? AND "
+                                   "journal=? AND seq=?", key).fetchone()
+            if tuple(held) != (e["game"], data):
+                cur = self.db.execute("INSERT OR IGNORE INTO conflicts VALUES "
+                                      "(?, ?, ?, ?, ?, ?, ?)", (*key, e["game"], e["at"], data,
+                                                                now))
+                self.kept_aside += cur.rowcount
+            return False
+        self.db.execute("INSERT OR IGNORE INTO arrivals VALUES (?, ?, ?, ?)",
+                        (board, seq, now, journal))
+        if item.get("type") == "start":
+            self.db.execute("INSERT OR IGNORE INTO games (board, uid, first) "
+                            "VALUES (?, ?, ?)", (board, e["game"], seq))
+        elif item.get("type") == "end":
+            self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
+                            (board, e["game"]))
+        return True
+
+    def conflicts(self, board: str | None = None, game: str | None = None) -> list[Conflict]:
+        """The entries kept aside (of one board, of one game), in the order they came."""
+        sql, args = "SELECT board, journal, seq, game, data FROM conflicts WHERE 1", ()
+        if board is not None:
+            sql, args = sql + " AND board=?", (*args, board)
+        if game is not None:
+            sql, args = sql + " AND game=?", (*args, game)
         with self.lock:
-            return self.db.execute("SELECT board, uid FROM games ORDER BY board, first"
+            rows = self.db.execute(sql + " ORDER BY received, seq", args).fetchall()
+        return [Conflict(b, j, s, g, json.loads(d)) for b, j, s, g, d in rows]
+
+    def games(self) -> list[tuple[str, str]]:
+        """Every game as (board, uid), each board's in the order they arrived."""
+        with self.lock:
+            return self.db.execute("SELECT board, uid FROM games ORDER BY board, rowid"
                                    ).fetchall()
 
     def turns(self) -> list[tuple[str, str, str]]:
         """Every stored turn as (board, game, notation), in each board's order."""
         with self.lock:
             rows = self.db.execute("SELECT board, game, data FROM entries WHERE type='move' "
-                                   "ORDER BY board, seq").fetchall()
+                                   "ORDER BY board, journal, seq").fetchall()
         return [(b, g, json.loads(d)["move"]) for b, g, d in rows]
 
     def log(self, board: str, uid: str) -> GameLog | None:
+        """The game as stored; an entry the rules refuse is a note in it, never the end of
+        it. None only for a game whose start entry is unusable."""
         with self.lock:
             rows = self.db.execute("SELECT seq, at, data FROM entries WHERE board=? AND game=? "
                                    "ORDER BY seq", (board, uid)).fetchall()
@@ -117,10 +181,12 @@ class Store:
             return None
         try:
             log = GameLog(json.loads(rows[0][2]), rows[0][1])
-            for _, at, data in rows[1:]:
-                log.apply(json.loads(data), at)
         except (GameLogError, ValueError, KeyError):
             return None
+        for seq, at, data in rows[1:]:
+            apply_or_note(log, json.loads(data), at, seq)
+        for conflict in self.conflicts(board, uid):
+            log.note(conflict.note())
         return log
 
     def records(self, round_: str | None = None, event: str | None = None) -> list[Record]:
@@ -141,6 +207,14 @@ class Store:
         self.db.close()
 
 
+def apply_or_note(log: GameLog, item: dict, at: float | None, seq: int) -> None:
+    """Apply one entry to ``log``; one the rules refuse becomes a note naming it."""
+    try:
+        log.apply(item, at)
+    except (GameLogError, ValueError, KeyError) as e:
+        log.note(f"entry #{seq} not applied: {e}")
+
+
 @dataclass
 class BoardView:
     """What the overview shows of one board."""
@@ -148,12 +222,14 @@ class BoardView:
     board: str
     online: bool = False
     game: str | None = None
+    journal: str = ""  # the identity of the journal the game is in
     log: GameLog | None = None
     applied: int = 0  # the last sequence number applied to ``log``
-    pending: dict[int, dict] = field(default_factory=dict)  # stored, waiting for a gap
+    pending: dict[tuple[str, int], dict] = field(default_factory=dict)  # waiting for a gap
+    conflicts: list[dict] = field(default_factory=list)  # entries kept aside, for the arbiter
 
     def json(self) -> dict:
-        out: dict = {"board": self.board, "online": self.online}
+        out: dict = {"board": self.board, "online": self.online, "conflicts": self.conflicts}
         if self.log is not None:
             out.update(state_json(self.log, self.game or "", self.applied))
         return out
@@ -164,9 +240,12 @@ class Recorder:
 
     def __init__(self, store: Store, host: str, port: int, *, prefix: str = PREFIX,
                  client_id: str = "sensorboard-recorder",
-                 on_stored: Callable[[list[dict], float], None] | None = None) -> None:
+                 on_stored: Callable[[list[dict], float], None] | None = None,
+                 login: Login = ANONYMOUS, arbiter: Login | None = None) -> None:
         self.store = store
         self.host, self.port = host, port
+        self.login = login  # the recorder's own: it may read journals and write acks
+        self.arbiter = arbiter  # an arbiter's: the login that may write corrections
         self.prefix = prefix
         self.client_id = client_id
         self.on_stored = on_stored
@@ -185,7 +264,12 @@ class Recorder:
         for board, uid in last.items():
             view = self.view(board)
             view.game, view.log = uid, self.store.log(board, uid)
-            view.applied = self.store.contiguous.get(board, 0)
+            row = self.store.db.execute("SELECT journal FROM entries WHERE board=? AND game=? "
+                                        "LIMIT 1", (board, uid)).fetchone()
+            view.journal = row[0] if row else ""
+            view.applied = self.store.held(board, view.journal)
+        for conflict in self.store.conflicts():
+            self.view(conflict.board).conflicts.append(conflict.json())
 
     def view(self, board: str) -> BoardView:
         if board not in self.boards:
@@ -202,7 +286,8 @@ class Recorder:
             while True:
                 client = aiomqtt.Client(self.host, self.port, identifier=self.client_id,
                                         clean_session=False, keepalive=10, timeout=10,
-                                        max_inflight_messages=1000)
+                                        max_inflight_messages=1000,
+                                        **self.login.client_args())
                 try:
                     async with client:
                         self.client = client
@@ -250,6 +335,7 @@ class Recorder:
             await asyncio.sleep(BATCH_WAIT)
             while not self.inbox.empty():
                 batch.append(self.inbox.get_nowait())
+            kept_aside = self.store.kept_aside
             try:
                 new = await loop.run_in_executor(None, self.store.add, batch)
             except sqlite3.Error as e:
@@ -260,48 +346,75 @@ class Recorder:
                 continue
             stored = time.time()
             self._follow(new)
+            if self.store.kept_aside != kept_aside:
+                self._conflicts()
             if self.on_stored is not None:
                 self.on_stored(new, stored)
-            await self._acknowledge({e["board"] for e in batch})
+            await self._acknowledge({(e["board"], e.get("journal", "")) for e in batch})
 
     def _follow(self, new: list[dict]) -> None:
         """Apply stored entries to each board's overview, in sequence order."""
         for e in new:
-            self.view(e["board"]).pending[e["seq"]] = e
+            self.view(e["board"]).pending[e.get("journal", ""), e["seq"]] = e
         for board in {e["board"] for e in new}:
             view = self.view(board)
-            top = self.store.contiguous.get(board, 0)
-            for seq in sorted(s for s in view.pending if s <= top):
-                e = view.pending.pop(seq)
+            for journal, seq in sorted(view.pending):
+                if seq > self.store.held(board, journal):
+                    continue
+                e = view.pending.pop((journal, seq))
                 item = e["item"]
-                try:
-                    if item.get("type") == "start":
-                        view.game, view.log = e["game"], GameLog(item, e["at"])
-                    elif view.log is not None and e["game"] == view.game:
-                        view.log.apply(item, e["at"])
-                except (GameLogError, ValueError, KeyError):
-                    view.log = None
+                if item.get("type") == "start":
+                    try:
+                        view.log = GameLog(item, e["at"])
+                    except (GameLogError, ValueError, KeyError):
+                        continue  # a start the rules refuse: the game before stays shown
+                    view.game, view.journal = e["game"], journal
+                elif view.log is None or (e["game"], journal) != (view.game, view.journal):
+                    continue
+                else:
+                    apply_or_note(view.log, item, e["at"], seq)
                 view.applied = seq
             self.changed += 1
 
-    async def _acknowledge(self, boards: set[str]) -> None:
+    def _conflicts(self) -> None:
+        for view in self.boards.values():
+            view.conflicts = []
+        for conflict in self.store.conflicts():
+            self.view(conflict.board).conflicts.append(conflict.json())
+        self.changed += 1
+
+    async def _acknowledge(self, streams: set[Stream]) -> None:
+        """Tell each board how far its journal is stored, naming the journal."""
         client = self.client
         if client is None:
             return
         acks = [client.publish(f"{self.prefix}/{board}/ack",
-                               json.dumps({"seq": self.store.contiguous.get(board, 0)}),
-                               qos=1, retain=True) for board in boards]
+                               json.dumps({"seq": self.store.held(board, journal),
+                                           "journal": journal}),
+                               qos=1, retain=True) for board, journal in sorted(streams)]
         for result in await asyncio.gather(*acks, return_exceptions=True):
             if isinstance(result, BaseException) and not isinstance(result, aiomqtt.MqttError):
                 raise result
 
     async def command(self, board: str, command: dict) -> None:
         """Send an arbiter's correction to ``board`` (QoS 1; the broker keeps it for a
-        board that is offline)."""
+        board that is offline), with the arbiter's login when one is given."""
+        topic, payload = f"{self.prefix}/{board}/command", json.dumps(command)
+        if self.arbiter is not None:
+            try:
+                async with aiomqtt.Client(self.host, self.port, timeout=10,
+                                          **self.arbiter.client_args()) as client:
+                    await client.publish(topic, payload, qos=1)
+            except aiomqtt.MqttError as e:
+                raise ConnectionError(f"the arbiter's login cannot reach the broker: {e}"
+                                      ) from None
+            return
+        if self.login.username is not None:
+            raise ConnectionError("corrections on a hall with logins need the recorder "
+                                  "started with --arbiter (an arbiter's login)")
         if self.client is None:
             raise ConnectionError("the recorder is not connected to the broker")
-        await self.client.publish(f"{self.prefix}/{board}/command", json.dumps(command),
-                                  qos=1)
+        await self.client.publish(topic, payload, qos=1)
 
     def overview(self) -> list[dict]:
         return [self.boards[b].json() for b in sorted(self.boards, key=_board_order)]
@@ -313,6 +426,7 @@ def _board_order(board: str) -> tuple:
 
 def _valid_entry(data: dict, board: str) -> bool:
     return (data.get("board") == board and isinstance(data.get("seq"), int)
+            and isinstance(data.get("journal", ""), str)
             and isinstance(data.get("game"), str) and isinstance(data.get("item"), dict)
             and isinstance(data.get("at"), int | float))
 
@@ -323,7 +437,7 @@ def command(args) -> int:
     from pathlib import Path
 
     from sensorboard.journal import JournalError
-    from sensorboard.mqtt import MqttUrlError, parse_url
+    from sensorboard.mqtt import MqttUrlError, parse_broker
     from sensorboard.record import results_csv, round_text
 
     def fail(message: str) -> int:
@@ -344,11 +458,15 @@ def command(args) -> int:
     from sensorboard.web.overview import serve
 
     try:
-        host, port = parse_url(args.broker)
+        host, port, login = parse_broker(args.broker)
+        arbiter = parse_broker(args.arbiter) if args.arbiter else None
+        if arbiter is not None and arbiter[:2] != (host, port):
+            return fail(f"--arbiter: the broker is {host}:{port}, as --broker says")
         store = Store(args.store)
     except (MqttUrlError, JournalError) as e:
         return fail(str(e))
-    recorder = Recorder(store, host, port)
+    recorder = Recorder(store, host, port, login=login,
+                        arbiter=None if arbiter is None else arbiter[2])
     try:
         asyncio.run(serve(recorder, args.host, args.port, args.token))
     except KeyboardInterrupt:

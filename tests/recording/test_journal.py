@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sensorboard.journal import Journal, JournalError, Writer
+from sensorboard.journal import SCHEMA_VERSION, Journal, JournalError, Writer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,8 +98,36 @@ def test_entries_games_and_the_unfinished_one(tmp_path):
     journal.close()
     again = Journal(tmp_path / "j.sqlite", board="other")
     assert again.board == "7"  # a copied journal keeps its board
+    assert again.identity == journal.identity  # and its identity
     assert [e.seq for e in again.entries()] == [1, 2, 3]
-    assert again.entries(uid)[0].item["schema"] == 1
+    assert again.entries(uid)[0].item["schema"] == SCHEMA_VERSION
+    fresh = Journal(tmp_path / "fresh.sqlite", board="7")  # a new SD card, the same name
+    assert fresh.identity != journal.identity and len(fresh.identity) == 32
+
+
+def test_a_journal_of_schema_1_is_upgraded_with_its_entries(tmp_path):
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE games (board TEXT NOT NULL, uid TEXT NOT NULL, first INTEGER NOT NULL,
+                            finished INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (board, uid));
+        CREATE TABLE entries (board TEXT NOT NULL, seq INTEGER NOT NULL, game TEXT NOT NULL,
+                              at REAL NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+                              PRIMARY KEY (board, seq));
+        CREATE INDEX entries_game ON entries (board, game, seq);
+        INSERT INTO meta VALUES ('schema', '1'), ('board', '5');
+        INSERT INTO games VALUES ('5', 'g1', 1, 0);
+        INSERT INTO entries VALUES ('5', 1, 'g1', 10.0, 'start', '{"type": "start"}');
+        INSERT INTO entries VALUES ('5', 2, 'g1', 11.0, 'move', '{"move": "e4-e5"}');
+    """)
+    db.commit()
+    db.close()
+    journal = Journal(path)
+    assert journal.meta("schema") == str(SCHEMA_VERSION)
+    assert [(e.seq, e.journal) for e in journal.entries()] == [(1, journal.identity),
+                                                                (2, journal.identity)]
+    assert journal.append("g1", {"type": "move", "move": "d5-d4"}) == 3
 
 
 def test_writer_keeps_order_and_flushes(tmp_path):

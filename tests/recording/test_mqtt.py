@@ -29,7 +29,7 @@ def broker(tmp_path):
 def all_stored(recorder, boards):
     for b in boards:
         assert b.writer.flush()
-    return lambda: all(recorder.store.contiguous.get(b.name, 0) >= b.journal.seq
+    return lambda: all(recorder.store.held(b.name, b.journal.identity) >= b.journal.seq
                        for b in boards)
 
 
