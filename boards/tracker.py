@@ -485,10 +485,11 @@ class Tracker:
             return []
         if button == "takeback":
             return self._take_back(t)
-        if button == "roll":
+        if button == "roll" and self.state.HAS_CHANCE:
             return self._roll(t)
         if button != "clock":
-            return [Rejected(t, f"unknown button {quote(button)}; buttons: {', '.join(BUTTONS)}")]
+            buttons = ", ".join(self.buttons())
+            return [Rejected(t, f"unknown button {quote(button)}; buttons: {buttons}")]
         players = self.state.PLAYERS
         if player is not None and player not in players:
             return [Rejected(t, f"unknown player {quote(player)}; players: {', '.join(players)}")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -19,6 +18,9 @@ from sensorboard.service import ServiceError
 
 class UsageError(Exception):
     pass
+
+
+MAX_BOUNCE = 0.1  # seconds; a reed switch bounces for a few milliseconds
 
 
 class Parser(argparse.ArgumentParser):
@@ -67,8 +69,10 @@ def build_parser() -> Parser:
     rp.add_argument("--setup", metavar="FILE", help="the start setup (tesulda: each side's "
                     "figures; default: the game's default pattern)")
     rp.add_argument("events", help="events file (JSON lines), or - for standard input")
-    rp.add_argument("--bounce", type=float, default=0.003, help="switch bounce, seconds")
-    rp.add_argument("--seed", type=int, default=0)
+    rp.add_argument("--bounce", type=float, default=0.003,
+                    help=f"switch bounce, seconds (0 to {MAX_BOUNCE:g}; default 0.003)")
+    rp.add_argument("--seed", type=int, default=0, help="fixes the simulated contacts' "
+                    "bounce and the electronic die's rolls (default 0)")
 
     run = sub.add_parser("run", help="run the live service on a board", description=RUN_TEXT)
     run.add_argument("--config", help="config file (TOML); flags given here win")
@@ -79,6 +83,8 @@ def build_parser() -> Parser:
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--setup", metavar="FILE", help="the start setup of a new game "
                      "(tesulda: each side's figures; default: the game's default pattern)")
+    run.add_argument("--seed", type=int, help="fixes the electronic die's rolls "
+                     "(--option dice=electronic); default: a new sequence every run")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
     run.add_argument("--speed", type=float, default=1.0,
                      help="demo speed, more than 0 (default 1: real time; 2: twice as fast)")
@@ -97,8 +103,8 @@ def build_parser() -> Parser:
                      help="serve the board as a web page (live view and simulator)")
     run.add_argument("--host",
                      help="address the page listens on (default 127.0.0.1, this machine only)")
-    run.add_argument("--port", help="port of the page (default 8080); a name instead of a "
-                     "number is the serial port, as --serial-port")
+    run.add_argument("--port", help="port of the page (default 8080); with --backend "
+                     "serial a name instead of a number is the serial port, as --serial-port")
     run.add_argument("--serial-port", help="the serial backend's board: a path, serial=NUMBER, "
                      "VID:PID, auto (default) or emulator (the firmware on a simulated board)")
     run.add_argument("--token", help="token every action on the page needs "
@@ -184,7 +190,9 @@ def read_setup(args) -> None:
     if not args.setup:
         return
     path = args.setup
-    if "setup" not in inspect.signature(rules.game_module(args.game).new_game).parameters:
+    from sensorboard.options import takes_setup
+
+    if not takes_setup(args.game):
         raise UsageError(f"--setup: {args.game} starts from its fixed position and takes "
                          "no setup")
     try:
@@ -201,6 +209,9 @@ def read_setup(args) -> None:
 def cmd_replay(args) -> int:
     from sensorboard.replay import parse_events, replay
 
+    if not 0 <= args.bounce <= MAX_BOUNCE:  # also refuses nan
+        raise UsageError(f"sensorboard replay: --bounce {args.bounce:g}: the switch bounce "
+                         f"is 0 to {MAX_BOUNCE:g} seconds")
     layout = _layout(args)
     read_setup(args)
     state, board_opts = new_state(args)
@@ -251,10 +262,7 @@ def settle_run_options(args) -> None:
     records_key = f"{args.config}: records" if args.records is None and "records" in settings \
         else "records"
     if args.port is not None and not args.port.isdigit():
-        if args.serial_port is not None:
-            raise UsageError("sensorboard run: --port names a serial port and so does "
-                             "--serial-port; give one")
-        args.serial_port, args.port = args.port, None
+        serial_port(args, args.backend or settings.get("backend", RUN_DEFAULTS["backend"]))
     if args.port is not None:
         args.port = int(args.port)
     for key, default in RUN_DEFAULTS.items():
@@ -271,6 +279,9 @@ def settle_run_options(args) -> None:
     if args.game is None:
         raise UsageError("sensorboard run: --game is required (or 'game' in the config file)")
     args.option = [*config_options(args, settings.get("options", {})), *args.option]
+    from sensorboard.options import die_seed, start
+
+    start(args.game, args.option)  # every value the game takes, before anything is made
     if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
                          f"{', '.join(backend_names())}")
@@ -281,16 +292,32 @@ def settle_run_options(args) -> None:
                          "more than 0 (1 is real time, 2 twice as fast)")
     if args.serial_port is not None:
         args.hardware = replace(args.hardware or HardwareConfig(), serial_port=args.serial_port)
+    if args.seed is not None or (args.command == "run" and not (args.hardware
+                                                                 and args.hardware.seed)):
+        # the electronic die rolls from the hardware's seed: --seed, else a new one a run
+        args.hardware = replace(args.hardware or HardwareConfig(), seed=die_seed(args.seed))
     fault = records_fault(args.records)
     if fault:
         raise UsageError(f"{records_key}: cannot write game records in {args.records} "
                          f"({fault})")
 
 
+def serial_port(args, backend: str) -> None:
+    """``--port NAME`` names the serial backend's board (as ``--serial-port``); with any
+    other backend the port is the page's, a number."""
+    if backend != "serial":
+        raise UsageError(f"sensorboard run: --port {args.port}: the page's port is a number "
+                         "1..65535 (a serial port name goes with --backend serial)")
+    if args.serial_port is not None:
+        raise UsageError("sensorboard run: --port names a serial port and so does "
+                         "--serial-port; give one")
+    args.serial_port, args.port = args.port, None
+
+
 def config_options(args, options: dict[str, str]) -> list[str]:
     """The config file's [options] as ``KEY=VALUE`` (those no ``--option`` flag gives),
     each checked for the game: a fault names the file and the key."""
-    from sensorboard.options import OptionError, split_options
+    from sensorboard.options import OptionError, start
 
     flagged = {pair.partition("=")[0].strip() for pair in args.option}
     pairs = []
@@ -298,9 +325,10 @@ def config_options(args, options: dict[str, str]) -> list[str]:
         if key in flagged:
             continue
         try:
-            split_options(args.game, [f"{key}={value}"])
+            start(args.game, [f"{key}={value}"])
         except OptionError as e:
             why = str(e).removeprefix(f"option {key}: ").removeprefix(f"option {key!r}: ")
+            why = why.removeprefix("option: ")
             raise UsageError(f"{args.config}: options.{key}: {why}") from None
         pairs.append(f"{key}={value}")
     return pairs

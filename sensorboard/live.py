@@ -21,6 +21,7 @@ from sensorboard import demo as demos
 from sensorboard import guidance
 from sensorboard.board import BoardOptions, open_board
 from sensorboard.numbering import move_label
+from sensorboard.options import takes_setup
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
@@ -60,7 +61,10 @@ def enter_setup(service: BoardService, arg: str) -> tuple[list[dict], list[str]]
     (``light a1=Sssh ...``) or a setup file's path. Its events, and the faults (one line
     each; nothing changed then)."""
     text = arg
-    if arg.split()[0] not in service.tracker.state.PLAYERS:
+    state = service.tracker.state
+    if not takes_setup(state.NAME):
+        return [], [f"setup: {state.NAME} starts from its fixed position and takes no setup"]
+    if arg.split()[0] not in state.PLAYERS:
         try:
             with open(arg, encoding="utf-8") as f:
                 text = f.read()

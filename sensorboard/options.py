@@ -10,6 +10,7 @@ Tulaga) and the board's (``dice=electronic|physical`` where a game has dice).
 from __future__ import annotations
 
 import inspect
+import secrets
 
 import rules
 from boards.dice import DICE
@@ -64,3 +65,20 @@ def start(game: str, pairs: list[str]) -> tuple[rules.GameState, dict]:
         return rules.new_game(game, **game_opts), board_opts
     except ValueError as e:
         raise OptionError(f"option: {e}") from None
+
+
+def die_seed(seed: int | None) -> int:
+    """The electronic die's seed: ``--seed``, else a new one, so games roll differently."""
+    return secrets.randbits(32) if seed is None else seed
+
+
+def takes_setup(game: str) -> bool:
+    """Whether ``game`` starts from a setup the players choose (Tesulda), not a fixed one."""
+    return "setup" in inspect.signature(rules.game_module(game).new_game).parameters
+
+
+def known_buttons(tracker) -> list[str]:
+    """The buttons a press may name: the board's, and ``roll`` wherever the game has dice
+    (without the board's die such a press is answered: roll your own)."""
+    own = tracker.buttons()
+    return [*own, "roll"] if tracker.state.HAS_CHANCE and "roll" not in own else own

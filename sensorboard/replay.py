@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 import rules
 from boards.layout import Layout
-from boards.tracker import BUTTONS, quote
+from boards.tracker import quote
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
 from sensorboard import demo as demos
 from sensorboard.board import BoardOptions, open_board
+from sensorboard.options import known_buttons
 from sensorboard.service import ACTIONS, SCAN_PERIOD, BoardService
 
 SETTLE_LIMIT = 30.0  # virtual seconds the clock may run on after the last input line
@@ -181,9 +182,10 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
         here = f"{where}:{ev.line}"
         if ev.op == "lift" and service.sim_pieces(ev.arg) == 0:
             raise InputError(f"{here}: lift {ev.arg}: there is no piece on {ev.arg}")
-        if ev.op == "press" and ev.arg not in BUTTONS:
+        buttons = known_buttons(service.tracker)
+        if ev.op == "press" and ev.arg not in buttons:
             raise InputError(f"{here}: press: unknown button {quote(ev.arg)}; buttons: "
-                             f"{', '.join(BUTTONS)}")
+                             f"{', '.join(buttons)}")
         if ev.op in ("press", "choose"):
             run.catch_up()
         for item in service.act(ev.op, ev.arg, ev.player):

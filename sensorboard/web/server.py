@@ -50,6 +50,7 @@ from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard import guidance
 from sensorboard.board import Board, BoardOptions, open_board
+from sensorboard.options import known_buttons
 from sensorboard.service import BoardService, ServiceError, result_text
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
@@ -57,7 +58,6 @@ LOG = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
 MAX_MAGNETS = 8  # per cell, on the simulated board
-BUTTONS: tuple[str, ...] = getattr(tracker_module, "BUTTONS", ("clock",))  # the board's buttons
 
 
 class ActionError(Exception):
@@ -75,12 +75,14 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                     config: HardwareConfig | None = None, *, board: str | None = None,
                     tags: dict | None = None, new: bool = False,
                     mqtt: str | None = None,
-                    options: dict[str, list[str]] | None = None) -> Callable[[str], Board]:
+                    options: dict[str, list[str]] | None = None,
+                    note: Callable[[str], None] = lambda text: None) -> Callable[[str], Board]:
     """Build a new board for a game; with ``records`` the games go to the journal there,
     and the first board goes on with the journal's unfinished game (unless ``new``); with
     ``mqtt`` (a broker's URL) the journal is published and the arbiter's corrections taken.
     ``options``: per game, its ``KEY=VALUE`` options (``--option``; e.g. Telec's dice).
-    Every board after the first shares the first one's journal and link."""
+    Every board after the first shares the first one's journal and link. ``note`` hears
+    that a game is resumed."""
     clock = clock or RealClock()
     first: Board | None = None
     shared: tuple = (None, None)
@@ -90,7 +92,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         opts = BoardOptions(game, layout=layout, backend=backend, hardware=config,
                             clock=clock, options=tuple((options or {}).get(game, [])),
                             records=records, board=board, tags=tags,
-                            new=new or first is not None, mqtt=mqtt)
+                            new=new or first is not None, mqtt=mqtt, note=note)
         if first is None:
             first = open_board(opts)
             shared = first.hand_over()  # the page's next games go to the same journal
@@ -199,7 +201,8 @@ class WebSession:
     def full(self, snap: dict | None = None) -> dict:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
         return {**(snap or self.publish()), "geometry": self.geometry(),
-                "legend": legend_json(self.service.palette)}
+                "legend": legend_json(self.service.tracker.state.NAME, self.service.palette,
+                                      die=self.service.tracker.dice is not None)}
 
     def publish(self) -> dict:
         """The snapshot, numbered; pushed to every page when it differs from the last one.
@@ -253,9 +256,10 @@ class WebSession:
     def press(self, button: object, player: object = None) -> str:
         """Press a button; the answer is why nothing happened, if nothing did. ``player``:
         whose side of the clock (one button per player), None when it is shared."""
-        if button not in BUTTONS:
+        buttons = known_buttons(self.service.tracker)
+        if button not in buttons:
             raise ActionError(400, f"unknown button {tracker_module.quote(button)}; buttons: "
-                                   f"{', '.join(BUTTONS)}")
+                                   f"{', '.join(buttons)}")
         players = self.service.tracker.state.PLAYERS
         if player is not None and player not in players:
             raise ActionError(400, f"unknown player {tracker_module.quote(player)}; players: "

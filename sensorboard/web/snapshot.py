@@ -137,6 +137,27 @@ ROLE_TEXT = {
 }
 
 
-def legend_json(palette: dict[str, tuple[int, int, int]] = hints.PALETTE) -> list[dict]:
-    return [{"role": role, "rgb": list(rgb), "text": ROLE_TEXT.get(role, role)}
-            for role, rgb in palette.items()]
+# The roles only some games' boards show; every board may show the others.
+GAME_ROLES = {
+    "tessella": ("capture",),
+    "tulaga": ("capture",),
+    "teblo": ("cut",),
+    "telec": ("capture", "roll"),
+    "tesulda": ("capture", "cut", "attacker", "dodge"),
+}
+OWN_TEXT = {("tesulda", "cut"): "hint: this figure could take your Prime"}
+
+
+def legend_json(game: str, palette: dict[str, tuple[int, int, int]] = hints.PALETTE,
+                die: bool = False) -> list[dict]:
+    """The roles ``game``'s board can show (``roll`` only with the board's ``die``), each
+    with its colour and what it means.
+
+    >>> [item["role"] for item in legend_json("teblo")][-2:]
+    ['winner', 'cut']
+    """
+    special = {role for roles in GAME_ROLES.values() for role in roles}
+    own = {role for role in GAME_ROLES[game] if role != "roll" or die}
+    return [{"role": role, "rgb": list(rgb),
+             "text": OWN_TEXT.get((game, role), ROLE_TEXT.get(role, role))}
+            for role, rgb in palette.items() if role not in special or role in own]
