@@ -22,6 +22,7 @@ from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
 from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
+from sensorboard import corrections
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -340,10 +341,9 @@ class BoardService:
         as rejected, naming why."""
         out: list[dict] = []
         while self.corrections is not None and not self.corrections.empty():
-            command = dict(self.corrections.get())
-            action, by = command.pop("action", None), str(command.pop("by", "") or "arbiter")
+            action, by, args = corrections.split_command(self.corrections.get())
             try:
-                out += self.correct(str(action), by, **command)
+                out += self.correct(action, by, **args)
             except (ServiceError, TypeError) as e:
                 item = {"type": "rejected", "t": round(self.clock.now(), 3),
                         "reason": f"correction by {by}: {e}"}
@@ -352,57 +352,51 @@ class BoardService:
         return out
 
     def correct(self, action: str, by: str, **args) -> list[dict]:
-        """An arbiter's correction, journaled with who made it: ``takeback`` (``turns``),
-        ``position`` (``position``: position text), ``result`` (``result``: 1-0, 0-1 or
-        1/2-1/2, ``reason``). Raises :class:`ServiceError` naming what is wrong."""
-        state = self.tracker.state
-        t = round(self.clock.now(), 3)
+        """An arbiter's correction (see :mod:`sensorboard.corrections`), journaled with
+        who made it. Raises :class:`ServiceError` naming what is wrong."""
         if self.adjudicated:
             raise ServiceError("the game has been adjudicated; start a new game")
-        if action == "takeback":
-            turns = args.get("turns", 1)
-            if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
-                raise ServiceError(f"takeback: turns must be a whole number >= 1, got {turns!r}")
-            if turns > len(state.move_stack):
-                raise ServiceError(f"takeback: only {len(state.move_stack)} turns were played")
-            self.record({"type": "correction", "t": t, "action": action, "by": by,
-                         "turns": turns})
-            out: list[dict] = []
-            for _ in range(turns):
-                out += self._emit(self.tracker.press("takeback", self.clock.now()))
-            return out
-        if action == "position":
-            text = args.get("position")
-            if not isinstance(text, str):
-                raise ServiceError("position: give the position text")
-            try:
-                new = rules.from_position(state.NAME, text)
-            except rules.RulesError as e:
-                raise ServiceError(f"position: {e}") from None
-            item = {"type": "correction", "t": t, "action": action, "by": by,
-                    "position": new.position_str()}
-            self.record(item)
-            self.tracker.put_right(new)
-            self.taken_back, self.positioned = None, item
-            if new.outcome() is not None:  # a finished position ends the game, as a turn would
-                self.record({"type": "end", "t": t, "outcome": outcome_json(new),
-                             "result": result_text(new)})
-            self._dirty = True
-            self.revision += 1
-            return []
-        if action == "result":
-            result, reason = args.get("result"), args.get("reason") or "adjudication"
-            if result not in ("1-0", "0-1", "1/2-1/2"):
-                raise ServiceError(f"result: must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
-            self.record({"type": "correction", "t": t, "action": action, "by": by,
-                         "result": result, "reason": str(reason)})
-            self.record({"type": "end", "t": t, "result": result, "reason": str(reason)})
-            self.adjudicated = True
-            self._dirty = True
-            self.revision += 1
-            return []
-        raise ServiceError(f"unknown correction {action!r}; corrections: takeback, position, "
-                           "result")
+        try:
+            correction = corrections.parse(action, args)
+        except corrections.CorrectionError as e:
+            raise ServiceError(str(e)) from None
+        t = round(self.clock.now(), 3)
+        item = {"type": "correction", "t": t, "action": action, "by": by}
+        match correction:
+            case corrections.Takeback(turns):
+                return self._take_back(turns, {**item, "turns": turns})
+            case corrections.SetPosition(text):
+                self._set_position(text, item)
+            case corrections.Adjudication(result, reason):
+                self.record({**item, "result": result, "reason": reason})
+                self.record({"type": "end", "t": t, "result": result, "reason": reason})
+                self.adjudicated = True
+        self._dirty = True
+        self.revision += 1
+        return []
+
+    def _take_back(self, turns: int, item: dict) -> list[dict]:
+        played = len(self.tracker.state.move_stack)
+        if turns > played:
+            raise ServiceError(f"takeback: only {played} turns were played")
+        self.record(item)
+        out: list[dict] = []
+        for _ in range(turns):
+            out += self._emit(self.tracker.press("takeback", self.clock.now()))
+        return out
+
+    def _set_position(self, text: str, item: dict) -> None:
+        try:
+            new = rules.from_position(self.tracker.state.NAME, text)
+        except rules.RulesError as e:
+            raise ServiceError(f"position: {e}") from None
+        item = {**item, "position": new.position_str()}
+        self.record(item)
+        self.tracker.put_right(new)
+        self.taken_back, self.positioned = None, item
+        if new.outcome() is not None:  # a finished position ends the game, as a turn would
+            self.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
+                         "result": result_text(new)})
 
     def flush(self) -> list[dict]:
         return self._emit(self.tracker.flush(self.clock.now()))
