@@ -30,11 +30,11 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed system-deps
 	$(MAKE) $(NPM_DIR)/.installed
-	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge tests bench
+	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge engine tests bench
 	$(PY) -m pytest -n 2
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge tests bench
+	$(VENV)/bin/ruff check rules boards hardware sensorboard firmware_bridge engine tests bench
 
 bench: $(VENV)/.installed
 	for f in bench/*.py; do echo "## $$f"; $(PY) $$f || exit 1; echo; done

@@ -1,0 +1,134 @@
+"""What the search does differently per game: cheap evaluations and the settings that pay.
+
+An evaluation is a pure function of a position to the first player's expected score in
+(0, 1); it cuts a rollout short after ``rollout_depth`` decisions. It reads only what the
+rules publish for every game (``physical()``, ``captured()``, ``stock()``, ``home()``, the
+geometry), never a game's internals.
+
+>>> import rules
+>>> PROFILES["telec"].evaluate(rules.new_game("telec"))
+0.5
+>>> profile("no such game").evaluate is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Evaluation = Callable[[object], float]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How to search one game.
+
+    ``rollout_depth``: decisions a rollout plays before it is scored by ``evaluate`` (or
+    counted a tie without one); ``widening``: ``(k, alpha)`` of progressive widening, a node
+    with n visits having at most ``k * n ** alpha`` children (``None``: every move at once);
+    ``transpositions``: positions reached by different orders share one node;
+    ``decisive_scan``: below the root, a node with at most this many moves tries each to
+    find one that wins at once (the root always does)."""
+
+    evaluate: Evaluation | None = None
+    rollout_depth: int = 400
+    widening: tuple[float, float] | None = None
+    transpositions: bool = False
+    exploration: float = 0.8
+    decisive_scan: int = 64
+
+
+def _squash(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def tessella(state) -> float:
+    """Captures made (the fourth wins) and pieces left."""
+    first, second = state.PLAYERS
+    taken = state.captured()
+    return _squash(0.9 * (taken[first] - taken[second]))
+
+
+def tulaga(state) -> float:
+    """Rank stones still to place (none left wins), simple stones in hand (none loses)."""
+    first, second = state.PLAYERS
+    piles = state.stock()
+    rank = piles[second][f"{second}-rank"] - piles[first][f"{first}-rank"]
+    simple = piles[first][first] - piles[second][second]
+    return _squash(0.8 * rank + 0.08 * simple)
+
+
+def telec(state) -> float:
+    """Pyramids in the Center Zone (twelve win) count double those on the board."""
+    first, second = state.PLAYERS
+    home, stash = state.home(), state.stock()
+
+    def progress(player: str) -> int:
+        on_board = 12 - home[player] - sum(stash[player].values())
+        return 2 * home[player] + on_board
+
+    return _squash(0.2 * (progress(first) - progress(second)))
+
+
+def _goal_distance(adjacency: dict, start: str, goal: str, walls: set[str]) -> int:
+    seen, queue = {start: 0}, deque([start])
+    while queue:
+        cell = queue.popleft()
+        if cell == goal:
+            return seen[cell]
+        for nxt in adjacency[cell]:
+            if nxt not in seen and nxt not in walls:
+                seen[nxt] = seen[cell] + 1
+                queue.append(nxt)
+    return len(adjacency)
+
+
+def teblo(state) -> float:
+    """The race: each pawn's shortest path to the enemy base through what it may cross
+    (everything but enemy blocks), the side to move a half step ahead."""
+    geometry = state.GEOMETRY
+    bases = {c.label: c.name for c in geometry.cells if c.shape == "box" and c.label}
+    pawns, blocks = {}, {p: set() for p in state.PLAYERS}
+    for cell, pieces in state.physical().items():
+        for piece in pieces:
+            if piece in blocks:
+                pawns[piece] = cell
+            else:
+                blocks[piece.removesuffix("-block")].add(cell)
+    first, second = state.PLAYERS
+    ahead = {}
+    for me, them in ((first, second), (second, first)):
+        ahead[me] = _goal_distance(geometry.adjacency, pawns[me], bases[them], blocks[them])
+    tempo = 0.5 if state.to_move == first else -0.5
+    return _squash(0.45 * (ahead[second] - ahead[first] + tempo))
+
+
+#: Tesulda piece weights: a star rates three, a hexagon doubles a rating.
+_TESULDA = {"star": 3.0, "hexagon": 2.0, "crown": 0.0}
+
+
+def tesulda(state) -> float:
+    """Material: each figure's base and the pieces on it, a star and a hexagon dearer."""
+    first, _ = state.PLAYERS
+    balance = 0.0
+    for pieces in state.physical().values():
+        worth = 1.0 + sum(_TESULDA.get(piece, 1.0) for piece in pieces[1:])
+        balance += worth if pieces[0].startswith(first) else -worth
+    return _squash(0.12 * balance)
+
+
+PROFILES: dict[str, Profile] = {
+    "tessella": Profile(tessella, rollout_depth=30),
+    "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5)),
+    "telec": Profile(telec, rollout_depth=40),
+    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), decisive_scan=0),
+    "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),
+}
+
+
+def profile(game: str) -> Profile:
+    """The settings for ``game``: its own, or plain UCT with full rollouts."""
+    return PROFILES.get(game, Profile())

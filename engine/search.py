@@ -1,0 +1,213 @@
+"""Monte Carlo tree search over any game of the rules contract.
+
+One tree level per decision: a turn of several decisions is several levels of the same
+player, and a die roll is a chance node whose value is the probability-weighted mean of
+its faces (see :mod:`engine.tree`). Each playout walks down by UCT, adds one node, and
+scores it by a random rollout, cut short by the game's evaluation (:mod:`engine.profiles`).
+A node whose player has a move that ends the game in their favour is solved at once.
+
+>>> import rules
+>>> state = rules.new_game("tessella")
+>>> result = search(state, playouts=40, seed=1)
+>>> state.is_legal(result.move), result.playouts
+(True, 40)
+>>> search(state, playouts=40, seed=1) == result
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable
+from typing import NamedTuple
+
+import rules
+
+from .profiles import Profile, profile
+from .tree import (
+    Node,
+    best_move,
+    score,
+    solve,
+    stratified_outcome,
+    uct_child,
+    widening_allows,
+)
+
+#: Playouts per decision of each strength level.
+LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+#: Decisions a rollout plays at most when a game has no evaluation to cut it.
+_ROLLOUT_CAP = 2000
+
+
+class Result(NamedTuple):
+    """What a search found: the decision to take, its expected score for the player to
+    move (0 lost .. 1 won), the playouts made, and the rest of the turn the search expects
+    the same player to take after it, the move first."""
+
+    move: Hashable
+    win: float
+    playouts: int
+    line: tuple[Hashable, ...]
+
+
+class _Search:
+    """One search's tree, working position and random stream."""
+
+    def __init__(self, state: rules.GameState, seed: int, settings: Profile) -> None:
+        self.work = state.clone()
+        self.first = state.PLAYERS[0]
+        self.rng = random.Random(seed)
+        self.settings = settings
+        self.table: dict[str, Node] | None = {} if settings.transpositions else None
+        self.root = self.open(scan=len(state.legal_moves()))
+
+    def result_score(self, outcome: rules.Outcome) -> float:
+        if outcome.winner is None:
+            return 0.5
+        return 1.0 if outcome.winner == self.first else 0.0
+
+    def open(self, scan: int | None = None) -> Node:
+        """A node for the working position, its moves listed or its value settled if the
+        game is over. With at most ``scan`` moves (the profile's limit by default) those
+        that win at once are found and tried first."""
+        work = self.work
+        node = Node(work.to_move)
+        outcome = work.outcome()
+        if outcome is not None:
+            node.proven, node.untried = self.result_score(outcome), []
+        elif node.player == rules.CHANCE:
+            node.probs, node.untried = dict(work.chance_outcomes()), []
+        else:
+            moves = work.legal_moves()
+            self.rng.shuffle(moves)
+            if len(moves) <= (self.settings.decisive_scan if scan is None else scan):
+                moves.sort(key=self.wins_at_once)  # winners last: popped first
+            node.untried = moves
+        return node
+
+    def wins_at_once(self, move: Hashable) -> bool:
+        work = self.work
+        player = work.to_move
+        work.push(move)
+        outcome = work.outcome()
+        work.pop()
+        return outcome is not None and outcome.winner == player
+
+    def child(self, node: Node, move: Hashable, path: list[Node]) -> Node:
+        """The node after ``move`` (already pushed): a new one, or with transpositions
+        the node of the same position reached by another order (never one on ``path``)."""
+        if self.table is None:
+            made = self.open()
+        else:
+            key = self.work.position_str()
+            made = self.table.get(key)
+            if made is None or made in path:
+                made = self.open()
+                self.table.setdefault(key, made)
+        node.children[move] = made
+        return made
+
+    def rollout(self) -> float:
+        work, rng, settings = self.work, self.rng, self.settings
+        depth = settings.rollout_depth if settings.evaluate else _ROLLOUT_CAP
+        played, value = 0, None
+        while value is None:
+            outcome = work.outcome()
+            if outcome is not None:
+                value = self.result_score(outcome)
+            elif played >= depth:
+                value = settings.evaluate(work) if settings.evaluate else 0.5
+            else:
+                work.push(work.sample_chance(rng) if work.to_move == rules.CHANCE
+                          else rng.choice(work.legal_moves()))
+                played += 1
+        for _ in range(played):
+            work.pop()
+        return value
+
+    def select(self, node: Node) -> Hashable:
+        if node.probs:
+            return stratified_outcome(node)
+        if node.untried and widening_allows(node, self.settings.widening):
+            return node.untried.pop()
+        return uct_child(node, self.first, self.settings.exploration)
+
+    def playout(self) -> None:
+        node, path, value = self.root, [self.root], None
+        while value is None:
+            if node.proven is not None:
+                value = node.proven
+                break
+            move = self.select(node)
+            self.work.push(move)
+            nxt = node.children.get(move)
+            if nxt is None:
+                nxt = self.child(node, move, path)
+                value = nxt.proven if nxt.proven is not None else self.rollout()
+            elif nxt in path:  # a cycle through a transposition: score it from here
+                value = self.rollout()
+            path.append(nxt)
+            node = nxt
+        for _ in range(len(path) - 1):
+            self.work.pop()
+        for step in path:
+            step.visits += 1
+            step.total += value
+        for step in reversed(path):
+            solve(step, self.first)
+
+    def result(self, playouts: int) -> Result:
+        root, first = self.root, self.first
+        if not root.children:
+            return Result(root.untried[-1], 0.5, playouts, (root.untried[-1],))
+        line, node = [], root
+        while node.children and node.player == root.player:
+            move = best_move(node, first)
+            line.append(move)
+            node = node.children[move]
+        chosen = root.children[line[0]]
+        return Result(line[0], score(chosen.value(), root.player, first), playouts,
+                      tuple(line))
+
+
+def budget(seconds: float | None, playouts: int | None, level: int | None) -> tuple:
+    """``(seconds, playouts)`` of a search; raises ``ValueError`` for a bad or missing one."""
+    if level is not None:
+        if level not in LEVELS:
+            raise ValueError(f"level {level!r}: levels are {', '.join(map(str, LEVELS))}")
+        playouts = LEVELS[level] if playouts is None else playouts
+    if seconds is None and playouts is None:
+        raise ValueError("search needs a budget: seconds, playouts or level")
+    if (seconds is not None and seconds <= 0) or (playouts is not None and playouts < 1):
+        raise ValueError("search budget must be positive")
+    return seconds, playouts
+
+
+def search(state: rules.GameState, *, seconds: float | None = None,
+           playouts: int | None = None, level: int | None = None, seed: int = 0,
+           stop: Callable[[], bool] | None = None) -> Result:
+    """The decision to take at ``state`` (a player's decision node of a running game).
+
+    Stops at whichever budget comes first: ``seconds`` of wall time, ``playouts`` (or the
+    playouts of strength ``level``), ``stop()`` turning true, or the position being
+    solved. At least one playout is made. Under a playouts budget the result depends only
+    on the position and ``seed``. A decision with one option is returned at once."""
+    seconds, playouts = budget(seconds, playouts, level)
+    if state.outcome() is not None or state.to_move == rules.CHANCE:
+        raise ValueError(f"{state.NAME}: no decision to search at {state.position_str()!r}"
+                         " (game over or chance node)")
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return Result(moves[0], 0.5, 0, (moves[0],))
+    tree = _Search(state, seed, profile(state.NAME))
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    done = 0
+    while done == 0 or not (
+            (playouts is not None and done >= playouts)
+            or (deadline is not None and time.perf_counter() >= deadline)
+            or tree.root.proven is not None or (stop is not None and stop())):
+        tree.playout()
+        done += 1
+    return tree.result(done)

@@ -1,0 +1,13 @@
+"""The engine's usage shown in its docstrings runs as written."""
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["engine", "engine.search", "engine.tree", "engine.profiles",
+                                  "engine.worker"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 0

@@ -1,0 +1,103 @@
+"""The engine over every registered game: legal decisions at every kind of node, the same
+answer under the same seed, a win in one found, bad budgets refused."""
+
+import random
+
+import pytest
+
+import engine
+import rules
+
+from .positions import WIN_IN_ONE
+
+GAMES = sorted(rules.GAMES)
+
+
+def decision_nodes(game: str, seed: int = 5, most: int = 200) -> dict[str, rules.GameState]:
+    """Positions of a seeded random game by kind: a turn's first decision, a decision
+    after the same player's earlier one (mid-turn), a decision after a die roll."""
+    rng, state, found = random.Random(seed), rules.new_game(game), {}
+    last = None
+    for _ in range(most):
+        if state.outcome() is not None:
+            break
+        mover = state.to_move
+        if mover != rules.CHANCE:
+            kind = ("after roll" if last == rules.CHANCE else
+                    "mid-turn" if last == mover else "turn start")
+            found.setdefault(kind, state.clone())
+        state.push(state.sample_chance(rng) if mover == rules.CHANCE
+                   else rng.choice(state.legal_moves()))
+        last = mover
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_legal_decision_at_every_kind_of_node(game):
+    nodes = decision_nodes(game)
+    if rules.new_game(game).TURN_DECISIONS > 1:
+        assert {"mid-turn", "after roll"} & set(nodes)
+    for kind, state in nodes.items():
+        result = engine.search(state, playouts=30, seed=3)
+        assert state.is_legal(result.move), (game, kind, result.move)
+        assert 0.0 <= result.win <= 1.0
+        after = state.clone()
+        for move in result.line:  # the rest of the turn, as the search expects it
+            assert after.is_legal(move), (game, kind, result.line)
+            assert after.to_move == state.to_move
+            after.push(move)
+
+
+def test_turns_of_several_decisions_and_rolls_are_reached():
+    assert "mid-turn" in decision_nodes("tesulda")
+    assert "after roll" in decision_nodes("telec")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_seed_gives_the_same_answer(game):
+    state = decision_nodes(game)["turn start"]
+    first = engine.search(state, playouts=60, seed=11)
+    assert engine.search(state.clone(), playouts=60, seed=11) == first
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_finds_a_win_in_one(game):
+    text, winners = WIN_IN_ONE[game]
+    state = rules.from_position(game, text)
+    result = engine.search(state, playouts=50, seed=1)
+    assert state.move_str(result.move) in winners
+    assert result.win == 1.0
+
+
+def test_a_time_budget_returns_a_decision():
+    state = rules.new_game("tesulda")
+    result = engine.search(state, seconds=0.2, seed=1)
+    assert state.is_legal(result.move) and result.playouts >= 1
+
+
+def test_a_forced_decision_is_returned_without_search():
+    state = rules.new_game("telec")
+    assert engine.search(state, level=5) == engine.Result(state.legal_moves()[0], 0.5, 0,
+                                                          (state.legal_moves()[0],))
+
+
+@pytest.mark.parametrize("limits, words", [
+    ({}, "needs a budget"), ({"playouts": 0}, "positive"), ({"seconds": -1}, "positive"),
+    ({"level": 9}, "levels are 1, 2, 3, 4, 5"),
+])
+def test_bad_budgets_are_refused(limits, words):
+    with pytest.raises(ValueError, match=words):
+        engine.search(rules.new_game("tessella"), **limits)
+
+
+def test_no_decision_to_search_is_refused():
+    state = rules.new_game("telec")
+    state.push_str("roll")
+    with pytest.raises(ValueError, match="chance node"):
+        engine.search(state, playouts=10)
+
+
+def test_a_higher_level_makes_more_playouts():
+    state = rules.new_game("tessella")
+    low, high = (engine.search(state, level=n, seed=2) for n in (1, 2))
+    assert (low.playouts, high.playouts) == (engine.LEVELS[1], engine.LEVELS[2])
