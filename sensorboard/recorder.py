@@ -4,8 +4,9 @@ The recorder subscribes to ``<prefix>/+/journal`` (QoS 1, fixed client id, persi
 session, so the broker keeps what arrives while it is down), stores each entry once
 (the key is board and sequence number: a duplicate delivery changes nothing), and
 acknowledges to each board the highest sequence number up to which it holds every
-entry, so the board can stop sending them. The store is SQLite with the journal's own
-tables (a board's journal and the recorder's store read the same way).
+entry, so the board can stop sending them. The store (``sensorboard.store``) is SQLite
+with the journal's own tables by default (a board's journal and the recorder's store
+read the same way).
 
 It serves a page of all boards that updates live, the records of each round
 (``/rounds/<round>/records.txt`` and ``/rounds/<round>/results.csv``) and takes an
@@ -17,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,193 +25,10 @@ from dataclasses import dataclass, field
 import aiomqtt
 
 from sensorboard.gamelog import GameLog, GameLogError
-from sensorboard.journal import connect
 from sensorboard.mqtt import ANONYMOUS, PREFIX, Login, state_json
-from sensorboard.record import Record, record_from_log
+from sensorboard.store import Store, StoreError, Stream, apply_or_note, open_store
 
-ARRIVALS = """
-CREATE TABLE IF NOT EXISTS arrivals (
-    board TEXT NOT NULL, seq INTEGER NOT NULL, stored REAL NOT NULL,
-    journal TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (board, journal, seq)
-);
-CREATE TABLE IF NOT EXISTS conflicts (
-    board TEXT NOT NULL, journal TEXT NOT NULL, seq INTEGER NOT NULL, game TEXT NOT NULL,
-    at REAL NOT NULL, data TEXT NOT NULL, received REAL NOT NULL,
-    PRIMARY KEY (board, journal, seq, game, data)
-);
-"""
 BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is stored
-Stream = tuple[str, str]  # (board, journal identity): one journal's sequence numbers
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A second, different entry for a stored (board, journal, seq): kept aside, shown."""
-
-    board: str
-    journal: str
-    seq: int
-    game: str
-    item: dict
-
-    def json(self) -> dict:
-        return {"board": self.board, "journal": self.journal, "seq": self.seq,
-                "game": self.game, "item": self.item}
-
-    def note(self) -> str:
-        what = self.item.get("move") or self.item.get("type", "?")
-        return (f"kept aside: a second, different entry #{self.seq} ({what}) arrived "
-                "for this board; the first one stands")
-
-
-class Store:
-    """The recorder's SQLite store: entries of every board's journals, each once."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.db = connect(path)
-        if self.db.execute("SELECT 1 FROM pragma_table_info('arrivals') WHERE name='journal'"
-                           ).fetchone() is None:
-            self.db.execute("DROP TABLE IF EXISTS arrivals")  # a store of schema 1
-        self.db.executescript(ARRIVALS)
-        self.lock = threading.Lock()  # written from a worker thread, read on the loop
-        self.kept_aside = 0  # conflicting entries kept aside since the store was opened
-        self.contiguous: dict[Stream, int] = {}
-        self.beyond: dict[Stream, set[int]] = {}
-        for board, journal, seq in self.db.execute(
-                "SELECT board, journal, seq FROM entries ORDER BY board, journal, seq"):
-            self._mark((board, journal), seq)
-
-    def held(self, board: str, journal: str) -> int:
-        """The highest sequence number up to which every entry of the journal is stored."""
-        return self.contiguous.get((board, journal), 0)
-
-    def _mark(self, stream: Stream, seq: int) -> None:
-        top = self.contiguous.get(stream, 0)
-        if seq <= top:
-            return
-        beyond = self.beyond.setdefault(stream, set())
-        beyond.add(seq)
-        while top + 1 in beyond:
-            top += 1
-            beyond.discard(top)
-        self.contiguous[stream] = top
-
-    def add(self, batch: list[dict]) -> list[dict]:
-        """Store the entries not yet held (one transaction); returns those that were new.
-        A different entry under a stored number is kept aside (see :meth:`conflicts`)."""
-        with self.lock:
-            return self._add(batch)
-
-    def _add(self, batch: list[dict]) -> list[dict]:
-        now = time.time()
-        new = []
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            for e in batch:
-                if self._insert(e, now):
-                    new.append(e)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        for e in new:
-            self._mark((e["board"], e.get("journal", "")), e["seq"])
-        return new
-
-    def _insert(self, e: dict, now: float) -> bool:
-        board, seq, item, journal = e["board"], e["seq"], e["item"], e.get("journal", "")
-        data = json.dumps(item, sort_keys=True)
-        key = (board, journal, seq)
-        cur = self.db.execute("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (board, seq, e["game"], e["at"], item.get("type", ""), data,
-                               journal))
-        if cur.rowcount == 0:
-            held = self.db.execute("SELECT game, data FROM entries WHERE board=? AND "
-                                   "journal=? AND seq=?", key).fetchone()
-            if tuple(held) != (e["game"], data):
-                cur = self.db.execute("INSERT OR IGNORE INTO conflicts VALUES "
-                                      "(?, ?, ?, ?, ?, ?, ?)", (*key, e["game"], e["at"], data,
-                                                                now))
-                self.kept_aside += cur.rowcount
-            return False
-        self.db.execute("INSERT OR IGNORE INTO arrivals VALUES (?, ?, ?, ?)",
-                        (board, seq, now, journal))
-        if item.get("type") == "start":
-            self.db.execute("INSERT OR IGNORE INTO games (board, uid, first) "
-                            "VALUES (?, ?, ?)", (board, e["game"], seq))
-        elif item.get("type") == "end":
-            self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
-                            (board, e["game"]))
-        return True
-
-    def conflicts(self, board: str | None = None, game: str | None = None) -> list[Conflict]:
-        """The entries kept aside (of one board, of one game), in the order they came."""
-        sql, args = "SELECT board, journal, seq, game, data FROM conflicts WHERE 1", ()
-        if board is not None:
-            sql, args = sql + " AND board=?", (*args, board)
-        if game is not None:
-            sql, args = sql + " AND game=?", (*args, game)
-        with self.lock:
-            rows = self.db.execute(sql + " ORDER BY received, seq", args).fetchall()
-        return [Conflict(b, j, s, g, json.loads(d)) for b, j, s, g, d in rows]
-
-    def games(self) -> list[tuple[str, str]]:
-        """Every game as (board, uid), each board's in the order they arrived."""
-        with self.lock:
-            return self.db.execute("SELECT board, uid FROM games ORDER BY board, rowid"
-                                   ).fetchall()
-
-    def turns(self) -> list[tuple[str, str, str]]:
-        """Every stored turn as (board, game, notation), in each board's order."""
-        with self.lock:
-            rows = self.db.execute("SELECT board, game, data FROM entries WHERE type='move' "
-                                   "ORDER BY board, journal, seq").fetchall()
-        return [(b, g, json.loads(d)["move"]) for b, g, d in rows]
-
-    def log(self, board: str, uid: str) -> GameLog | None:
-        """The game as stored; an entry the rules refuse is a note in it, never the end of
-        it. None only for a game whose start entry is unusable."""
-        with self.lock:
-            rows = self.db.execute("SELECT seq, at, data FROM entries WHERE board=? AND game=? "
-                                   "ORDER BY seq", (board, uid)).fetchall()
-        if not rows:
-            return None
-        try:
-            log = GameLog(json.loads(rows[0][2]), rows[0][1])
-        except (GameLogError, ValueError, KeyError):
-            return None
-        for seq, at, data in rows[1:]:
-            apply_or_note(log, json.loads(data), at, seq)
-        for conflict in self.conflicts(board, uid):
-            log.note(conflict.note())
-        return log
-
-    def records(self, round_: str | None = None, event: str | None = None) -> list[Record]:
-        """The records of every game (of one round, of one event)."""
-        out = []
-        for board, uid in self.games():
-            log = self.log(board, uid)
-            if log is None:
-                continue
-            if round_ is not None and log.tags.get("Round") != round_:
-                continue
-            if event is not None and log.tags.get("Event") != event:
-                continue
-            out.append(record_from_log(log))
-        return out
-
-    def close(self) -> None:
-        self.db.close()
-
-
-def apply_or_note(log: GameLog, item: dict, at: float | None, seq: int) -> None:
-    """Apply one entry to ``log``; one the rules refuse becomes a note naming it."""
-    try:
-        log.apply(item, at)
-    except (GameLogError, ValueError, KeyError) as e:
-        log.note(f"entry #{seq} not applied: {e}")
 
 
 @dataclass
@@ -264,9 +80,7 @@ class Recorder:
         for board, uid in last.items():
             view = self.view(board)
             view.game, view.log = uid, self.store.log(board, uid)
-            row = self.store.db.execute("SELECT journal FROM entries WHERE board=? AND game=? "
-                                        "LIMIT 1", (board, uid)).fetchone()
-            view.journal = row[0] if row else ""
+            view.journal = self.store.journal_of(board, uid)
             view.applied = self.store.held(board, view.journal)
         for conflict in self.store.conflicts():
             self.view(conflict.board).conflicts.append(conflict.json())
@@ -338,7 +152,7 @@ class Recorder:
             kept_aside = self.store.kept_aside
             try:
                 new = await loop.run_in_executor(None, self.store.add, batch)
-            except sqlite3.Error as e:
+            except StoreError as e:
                 print(f"sensorboard recorder: cannot store: {e}", flush=True)
                 await asyncio.sleep(1.0)
                 for item in batch:
@@ -448,7 +262,7 @@ def command(args) -> int:
         if not Path(args.store).is_file():
             return fail(f"{args.store}: no such file")
         try:
-            store = Store(args.store)
+            store = open_store(args.store)
         except JournalError as e:
             return fail(str(e))
         records = store.records(args.round, args.event)
@@ -462,7 +276,7 @@ def command(args) -> int:
         arbiter = parse_broker(args.arbiter) if args.arbiter else None
         if arbiter is not None and arbiter[:2] != (host, port):
             return fail(f"--arbiter: the broker is {host}:{port}, as --broker says")
-        store = Store(args.store)
+        store = open_store(args.store)
     except (MqttUrlError, JournalError) as e:
         return fail(str(e))
     recorder = Recorder(store, host, port, login=login,

@@ -11,7 +11,8 @@ from pathlib import Path
 import rules
 from sensorboard.journal import Journal
 from sensorboard.mqtt import BoardLink
-from sensorboard.recorder import Recorder, Store
+from sensorboard.recorder import Recorder
+from sensorboard.store import SqliteStore, Store
 
 
 class Board:
@@ -78,7 +79,7 @@ class RecorderThread:
     """The recorder service on its own event loop in a thread."""
 
     def __init__(self, store_path: Path, port: int) -> None:
-        self.store = Store(str(store_path))
+        self.store = SqliteStore(str(store_path))
         self.recorder = Recorder(self.store, "127.0.0.1", port)
         self.loop = asyncio.new_event_loop()
         self.task = None

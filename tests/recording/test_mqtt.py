@@ -79,7 +79,7 @@ def test_duplicate_deliveries_are_stored_once(tmp_path, broker):
     for _ in range(5):
         board.turn()
     wait_until(all_stored(recorder.recorder, [board]), what="the turns")
-    rows = recorder.store.db.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+    rows = recorder.store.count()
     # the board forgets the acknowledgements and sends its whole journal again ...
     board.disconnect()
     board.journal.set_meta("mqtt_acked", "0")
@@ -98,7 +98,7 @@ def test_duplicate_deliveries_are_stored_once(tmp_path, broker):
     board.turn()
     wait_until(all_stored(recorder.recorder, [board]), what="the last turn")
     time.sleep(0.3)
-    assert recorder.store.db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == rows + 2
+    assert recorder.store.count() == rows + 2
     assert stored_turns(recorder.store) == {"9": board.turns}
     recorder.stop()
     board.close()

@@ -17,10 +17,11 @@ from hardware.clock import VirtualClock
 from sensorboard import guidance
 from sensorboard.mqtt import attach
 from sensorboard.record import parse_record, parse_records
-from sensorboard.recorder import Recorder, Store
+from sensorboard.recorder import Recorder
 from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
+from sensorboard.store import SqliteStore
 from sensorboard.web.overview import serve
 from sensorboard.web.snapshot import snapshot
 from tests.recording.broker import Broker, free_port
@@ -38,7 +39,7 @@ def broker(tmp_path):
 class Pages:
     def __init__(self, store_path, broker_port, token):
         self.port = free_port()
-        self.store = Store(str(store_path))
+        self.store = SqliteStore(str(store_path))
         self.recorder = Recorder(self.store, "127.0.0.1", broker_port)
         self.loop = asyncio.new_event_loop()
         self.task = None
