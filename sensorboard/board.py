@@ -29,6 +29,7 @@ from boards.layout import Layout, layout_for_game
 from hardware.backends import HardwareConfig, open_backend
 from hardware.base import Clock
 from hardware.clock import RealClock
+from sensorboard import clocks
 from sensorboard import options as game_options
 from sensorboard.journal import Journal
 from sensorboard.recording import Recorder, open_game, open_journal
@@ -118,7 +119,8 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
-            error_delay=opts.error_delay, dice=board_opts.get("dice", "physical"))
+            error_delay=opts.error_delay, dice=board_opts.get("dice", "physical"),
+            timing=board.recorder and clocks.for_log(board.recorder.log, clock.now()))
     except BaseException:
         if board.recorder is not None:
             board.recorder.close()

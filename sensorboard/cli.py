@@ -251,7 +251,19 @@ def parse_tags(pairs: list[str], base: dict[str, str]) -> dict[str, str]:
         if not eq or not key.isidentifier():
             raise UsageError(f"--tag {pair!r}: expected KEY=VALUE, e.g. Round=3")
         tags[key] = value
+    if any(pair.partition("=")[0] == "TimeControl" for pair in pairs):
+        check_time_control(tags["TimeControl"], "--tag TimeControl")
     return tags
+
+
+def check_time_control(text: str | None, where: str) -> None:
+    """A TimeControl tag the board's clock can run, or a one-line error naming it."""
+    from sensorboard.clocks import TimeControl, TimeControlError
+
+    try:
+        TimeControl.parse(text or "")
+    except TimeControlError as e:
+        raise UsageError(f"{where}: {e}") from None
 
 
 def settle_run_options(args) -> None:

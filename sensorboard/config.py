@@ -42,6 +42,7 @@ import rules
 from boards import hints
 from boards.layout import read_toml
 from hardware.backends import backend_names, hardware_config
+from sensorboard.clocks import TimeControl, TimeControlError
 
 TOP = {"game": str, "backend": str, "layout": str, "records": str, "board": str,
        "mqtt": str}
@@ -98,6 +99,10 @@ def load_config(path: str) -> dict:
     for key, value in tags.items():
         if not isinstance(value, str | int):
             raise fail(f"tags.{key}", f"must be text, got {value!r}")
+    try:
+        TimeControl.parse(str(tags.get("TimeControl", "")))
+    except TimeControlError as e:
+        raise fail("tags.TimeControl", str(e).removeprefix("TimeControl ")) from None
     settings = check(data, TOP, "")
     web = check(web, WEB, "web.")
     if "game" in settings and settings["game"] not in rules.GAMES:

@@ -45,7 +45,15 @@ class Adjudication:
     reason: str = "adjudication"
 
 
-Correction = Takeback | SetPosition | Adjudication
+@dataclass(frozen=True)
+class AdjustTime:
+    """Add seconds to a player's clock (take them when negative)."""
+
+    player: str
+    seconds: int
+
+
+Correction = Takeback | SetPosition | Adjudication | AdjustTime
 
 
 def parse(action: str, args: dict) -> Correction:
@@ -65,8 +73,16 @@ def parse(action: str, args: dict) -> Correction:
         if result not in RESULTS:
             raise CorrectionError(f"result: must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
         return Adjudication(result, str(args.get("reason") or "adjudication"))
+    if action == "time":
+        player, seconds = args.get("player"), args.get("seconds")
+        if not isinstance(player, str):
+            raise CorrectionError("time: give the player whose clock to correct")
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds == 0:
+            raise CorrectionError(f"time: seconds must be a whole number, not 0, "
+                                  f"got {seconds!r}")
+        return AdjustTime(player, seconds)
     raise CorrectionError(f"unknown correction {action!r}; corrections: takeback, position, "
-                          "result")
+                          "result, time")
 
 
 def split_command(command: dict) -> tuple[str, str, dict]:

@@ -30,6 +30,7 @@ class Turn:
     at: float | None = None  # wall-clock time of the commit
     t: float | None = None  # service time of the commit
     notes: list[str] = field(default_factory=list)  # what happened after it, for the record
+    clock: float | None = None  # the mover's time left after it, by the board's clock
 
 
 def result_tag(winner: str | None, players: list[str]) -> str:
@@ -63,6 +64,8 @@ class GameLog:
         self.termination = ""
         self.ended = False
         self.last_at: float | None = None
+        self.clock: dict | None = None  # the last ``clock`` entry (sensorboard.clocks)
+        self.clock_at: float | None = None  # its wall-clock time
 
     def note(self, text: str) -> None:
         (self.turns[-1].notes if self.turns else self.preamble).append(text)
@@ -88,6 +91,8 @@ class GameLog:
             self.note(f"rejected: {item.get('reason', '')}")
         elif kind == "correction":
             self._correction(item)
+        elif kind == "clock":
+            self._clock(item, at)
         elif kind == "setup":  # a setup entered before the first move
             try:
                 self.state = rules.from_position(self.game, item["position"])
@@ -119,6 +124,16 @@ class GameLog:
             raise GameLogError(f"turn {len(self.turns) + 1} {text!r}: {e}") from None
         self.turns.append(Turn(item.get("player", ""), text, at, item.get("t")))
 
+    def _clock(self, item: dict, at: float | None) -> None:
+        self.clock, self.clock_at = item, at
+        if item.get("why") == "turn" and self.turns:
+            mover = self.turns[-1].player
+            left = item.get("left", {})
+            if isinstance(left.get(mover), int | float):
+                self.turns[-1].clock = float(left[mover])
+        elif item.get("why") == "flag":
+            self.note(f"flag: {item.get('side')} out of time")
+
     def _correction(self, item: dict) -> None:
         by = item.get("by") or "arbiter"
         action = item.get("action")
@@ -130,6 +145,8 @@ class GameLog:
             except (KeyError, rules.RulesError) as e:
                 raise GameLogError(f"correction: position: {e}") from None
             self.note(f"arbiter {by}: position set [%setup \"{item['position']}\"]")
+        elif action == "time":
+            self.note(f"arbiter {by}: {item.get('player')} {item.get('seconds', 0):+d} s")
         elif action == "result":
             self.result = item.get("result", "*")
             self.termination = item.get("reason") or "adjudication"

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import rules
+from sensorboard.clocks import TimeControl, TimeControlError
 from sensorboard.gamelog import GameLog
 from sensorboard.numbering import move_label
 
@@ -91,13 +92,17 @@ def _hms(seconds: float) -> str:
 
 
 def time_control(text: str) -> tuple[float, float] | None:
-    """``"600+5"`` -> (600, 5); ``"-"`` or empty -> None. Raises ValueError when malformed."""
-    if text in ("", "-", "?"):
+    """The first stage of a TimeControl text as (seconds, increment): ``"600+5"`` ->
+    (600, 5); None for ``-``, nothing, or a text :mod:`sensorboard.clocks` cannot read.
+    For a journal written before the board ran its clock: its ``[%clk]`` are estimated
+    from the commit times."""
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError:
         return None
-    m = re.fullmatch(r"(\d+)(?:\+(\d+))?", text.strip())
-    if not m:
-        raise ValueError(f"TimeControl {text!r}: expected seconds[+increment], e.g. 600+5")
-    return float(m.group(1)), float(m.group(2) or 0)
+    if control is None:
+        return None
+    return control.stages[0].seconds, control.stages[0].bonus
 
 
 def record_from_log(log: GameLog) -> Record:
@@ -118,12 +123,12 @@ def record_from_log(log: GameLog) -> Record:
     if log.setup:
         tags["SetUp"] = "1"
         tags["Position"] = log.setup
-    control = time_control(tags["TimeControl"])
+    control = None if log.clock is not None else time_control(tags["TimeControl"])
     left = dict.fromkeys(log.players, control[0]) if control else {}
     last = start_at
     turns = []
     for turn in log.turns:
-        clock = None
+        clock = None if turn.clock is None else _hms(turn.clock)
         if control and turn.at is not None and last is not None and turn.player in left:
             left[turn.player] += control[1] - (turn.at - last)
             clock = _hms(left[turn.player])

@@ -22,7 +22,7 @@ from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
 from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
-from sensorboard import corrections
+from sensorboard import clocks, corrections
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -83,10 +83,12 @@ class BoardService:
         resumed: bool = False,
         pieces: dict[str, tuple[str, ...]] | None = None,
         dice: str = "physical",
+        timing: clocks.GameClock | None = None,
     ) -> None:
         """``resumed``: the game goes on from its journal, so a board that differs is put
         right first (the LEDs guide). ``pieces``: what stands on the simulated board at
-        the start (default: the game's position)."""
+        the start (default: the game's position). ``timing``: the game clock
+        (:mod:`sensorboard.clocks`), None without a time control."""
         if layout.game != state.NAME:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
         if dice not in DICE:
@@ -99,6 +101,8 @@ class BoardService:
         self.resumed = resumed
         self.corrections: queue.Queue | None = None  # an arbiter's, from afar (MQTT)
         self.adjudicated = False
+        self.timing = timing
+        self.flagged: dict | None = None  # the ``end`` entry of a flag fall
         if hardware is None:
             config = config or HardwareConfig()
             tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
@@ -195,10 +199,9 @@ class BoardService:
 
     def next_timer(self) -> float | None:
         """When :meth:`step` will next have something to say if nothing else happens."""
-        due = self.tracker.next_timer()
-        if self._setup_due is None:
-            return due
-        return self._setup_due if due is None else min(due, self._setup_due)
+        due = [t for t in (self.tracker.next_timer(), self._setup_due,
+                           self.timing and clocks.flag_at(self.timing)) if t is not None]
+        return min(due, default=None)
 
     def _read(self, now: float):
         """One scan: closed addresses (binary) or each address's class (analog). On a
@@ -247,7 +250,9 @@ class BoardService:
         else:
             changes = []
         if self.adjudicated:
-            changes = []  # the arbiter has ended the game
+            changes = []  # the arbiter (or a flag) has ended the game
+        elif changes and self.timing is not None and self.timing.phase is clocks.Phase.READY:
+            out.append(self._set_clock(clocks.start(self.timing, now), now, "start"))
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
             self._dirty = True
@@ -275,6 +280,9 @@ class BoardService:
             out += self._emit(ticked)
         if self._setup_due is not None and now >= self._setup_due:
             out += self._setup_error(now)
+        flag = self.timing and clocks.flag_at(self.timing)
+        if flag is not None and now >= flag:
+            out += self._flag_fall()
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
         return out
@@ -304,6 +312,10 @@ class BoardService:
         """A button press; ``player`` names the side of a per-player clock button."""
         now = self.clock.now()
         item = {"type": "press", "t": round(now, 3), "button": button}
+        if button == "clock" and self.timing is not None \
+                and self.timing.phase is clocks.Phase.READY and not self.adjudicated:
+            self.record(item if player is None else {**item, "player": player})
+            return [self._set_clock(clocks.start(self.timing, now), now, "start")]
         if player is None:
             self.record(item)
             return self._emit(self.tracker.press(button, now))
@@ -367,6 +379,8 @@ class BoardService:
                 return self._take_back(turns, {**item, "turns": turns})
             case corrections.SetPosition(text):
                 self._set_position(text, item)
+            case corrections.AdjustTime(player, seconds):
+                return self._correct_time(item, player, seconds)
             case corrections.Adjudication(result, reason):
                 self.record({**item, "result": result, "reason": reason})
                 self.record({"type": "end", "t": t, "result": result, "reason": reason})
@@ -397,6 +411,58 @@ class BoardService:
         if new.outcome() is not None:  # a finished position ends the game, as a turn would
             self.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
                          "result": result_text(new)})
+
+    def _correct_time(self, item: dict, player: str, seconds: int) -> list[dict]:
+        """The arbiter adds ``seconds`` to ``player``'s clock (takes them if negative)."""
+        players = self.tracker.state.PLAYERS
+        if self.timing is None:
+            raise ServiceError("time: this game has no time control")
+        if player not in players:
+            raise ServiceError(f"time: player must be one of {', '.join(players)}, "
+                               f"got {player!r}")
+        self.record({**item, "player": player, "seconds": seconds})
+        now = self.clock.now()
+        return [self._set_clock(clocks.adjust(self.timing, player, seconds, now), now,
+                                "correction")]
+
+    # --- the game clock -------------------------------------------------------------------
+
+    def _set_clock(self, timing: clocks.GameClock, t: float, why: str) -> dict:
+        """The clock's new value, journaled (``why``: start, turn, takeback, correction,
+        flag, end)."""
+        self.timing = timing
+        self.revision += 1
+        item = {"type": "clock", "t": round(t, 3), "why": why, **clocks.to_json(timing, t)}
+        self.record(item)
+        return item
+
+    def _clock_after(self, event: Event) -> list[dict]:
+        """A committed turn ends the mover's time; a takeback gives the turn back."""
+        timing = self.timing
+        if timing is None or timing.phase is not clocks.Phase.RUNNING:
+            return []
+        if isinstance(event, Committed):
+            nxt = timing.players[(timing.players.index(event.player) + 1)
+                                 % len(timing.players)]
+            return [self._set_clock(clocks.end_turn(timing, event.t, nxt), event.t, "turn")]
+        if isinstance(event, TakenBack):
+            return [self._set_clock(clocks.switch(timing, event.t, event.player), event.t,
+                                    "takeback")]
+        return []
+
+    def _flag_fall(self) -> list[dict]:
+        """The running side's time is out: the game ends as the game's ruling says."""
+        flagged, at = self.timing.running, clocks.flag_at(self.timing)
+        out = [self._set_clock(clocks.fall(self.timing), at, "flag")]
+        winner, reason = clocks.flag_outcome(self.tracker.state, flagged)
+        text = f"draw ({reason})" if winner is None else f"{winner} wins ({reason})"
+        end = {"type": "end", "t": round(at, 3), "outcome": {"winner": winner, "reason": reason},
+               "result": text}
+        self.record(end)
+        self.flagged = end
+        self.adjudicated = True
+        self._dirty = True
+        return [*out, end]
 
     def flush(self) -> list[dict]:
         return self._emit(self.tracker.flush(self.clock.now()))
@@ -439,9 +505,11 @@ class BoardService:
         self._dirty = True
         if events:
             self.revision += 1
-        out = [event_json(e) for e in events]
-        for item in out:
+        out = []
+        for event in events:
+            item = event_json(event)
             self.record(item)
+            out += [item, *self._clock_after(event)]
             if item["type"] in ("move", "takeback"):
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
@@ -450,6 +518,8 @@ class BoardService:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),
                    "result": result_text(state)}
             self.record(end)
+            if self.timing is not None and self.timing.phase is clocks.Phase.RUNNING:
+                out.append(self._set_clock(clocks.stop(self.timing, end["t"]), end["t"], "end"))
         return out
 
     def record(self, item: dict) -> None:

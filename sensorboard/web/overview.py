@@ -7,7 +7,8 @@
 - ``POST /api/boards/<board>/correct`` with the arbiter's token (header
   ``X-Sensorboard-Token``): ``{"action": "takeback", "turns": 1, "by": "Ann"}``,
   ``{"action": "position", "position": "...", "by": ..}``,
-  ``{"action": "result", "result": "1-0", "reason": "..", "by": ..}``
+  ``{"action": "result", "result": "1-0", "reason": "..", "by": ..}``,
+  ``{"action": "time", "player": "dark", "seconds": 60, "by": ..}`` (add; negative takes)
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from sensorboard.recorder import Recorder
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
 ACTIONS = {"takeback": {"turns": int}, "position": {"position": str},
-           "result": {"result": str, "reason": str}}
+           "result": {"result": str, "reason": str}, "time": {"player": str, "seconds": int}}
+REQUIRED = {"time": ("player", "seconds")}  # keys a correction cannot do without
 RECORDER = web.AppKey("recorder", Recorder)
 
 
@@ -49,6 +51,9 @@ def check_command(body: object) -> dict | str:
             if not isinstance(value, kind) or isinstance(value, bool):
                 return f"{key}: must be {'a whole number' if kind is int else 'text'}"
             command[key] = value
+    missing = [key for key in REQUIRED.get(action, ()) if key not in body]
+    if missing:
+        return f"{action}: give {' and '.join(missing)}"
     extra = set(body) - {"action", "by", *ACTIONS[action]}
     if extra:
         return f"unexpected keys {sorted(extra)}"

@@ -35,6 +35,8 @@ def test_config_sets_the_run_options(tmp_path):
     ('game = "tessella"\n[web]\nport = 70000\n', r"web\.port: must be 1\.\.65535"),
     ('game = "tessella"\nbackend = "usb"\n', r"backend: unknown backend 'usb'"),
     ('game = "tessella"\n[web\n', r"not valid TOML"),
+    ('game = "tessella"\n[tags]\nTimeControl = "90 min"\n',
+     r"tags\.TimeControl: '90 min': stage 1 '90 min': expected \[MOVES/\]SECONDS"),
 ])
 def test_bad_config_is_one_line_naming_the_key_exit_2(tmp_path, body, message):
     import re

@@ -1,0 +1,207 @@
+"""Clocks on the virtual clock: time controls as written, increments, delays, stages, the
+flag falling and ending the game, the arbiter's time correction, and the record."""
+
+import queue
+import random
+import subprocess
+import sys
+
+import pytest
+
+import rules
+from boards.choreography import turn_ops
+from boards.layout import layout_for_game
+from hardware.clock import VirtualClock
+from sensorboard import clocks
+from sensorboard.clocks import GameClock, Phase, TimeControl, TimeControlError
+from sensorboard.record import parse_record
+from sensorboard.recording import open_game, open_journal
+from sensorboard.replay import VirtualRun
+from sensorboard.service import BoardService
+
+PLAYERS = ("clear", "dark")
+
+
+def running(text: str, at: float = 0.0) -> GameClock:
+    return clocks.start(GameClock.new(TimeControl.parse(text), PLAYERS), at)
+
+
+def test_time_controls_as_tournaments_write_them():
+    stages = TimeControl.parse("40/5400+30:1800+30").stages
+    assert [(s.moves, s.seconds, s.bonus) for s in stages] == [(40, 5400, 30), (None, 1800, 30)]
+    assert TimeControl.parse("600d5").stages[0].timing is clocks.Timing.DELAY
+    assert TimeControl.parse("600b5").stages[0].timing is clocks.Timing.BRONSTEIN
+    for text in ("600+5", "300", "600d5", "40/7200:20/3600", "40/5400+30:1800+30"):
+        assert str(TimeControl.parse(text)) == text
+    assert TimeControl.parse("-") is None and TimeControl.parse("") is None
+
+
+@pytest.mark.parametrize("text, says", [
+    ("10 min", "stage 1 '10 min': expected [MOVES/]SECONDS"),
+    ("600+5x", "stage 1 '600+5x'"),
+    ("40/5400:30m", "stage 2 '30m'"),
+    ("5400+30:1800", "stage 1 '5400+30': no move count, so stage 2 never begins"),
+    ("0/600", "stage 1 '0/600': a stage lasts at least 1 move"),
+])
+def test_bad_syntax_is_one_line_naming_the_stage(text, says):
+    with pytest.raises(TimeControlError) as e:
+        TimeControl.parse(text)
+    assert says in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_bad_time_control_flag_is_one_line_exit_2(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "sensorboard", "run", "--game", "tessella",
+                           "--records", str(tmp_path), "--tag", "TimeControl=40/90m",
+                           "--no-input"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and not list(tmp_path.iterdir())
+    assert proc.stderr.strip().splitlines() == [
+        "sensorboard: --tag TimeControl: TimeControl '40/90m': stage 1 '40/90m': expected "
+        "[MOVES/]SECONDS[+INCREMENT|dDELAY|bDELAY], e.g. 600+5 or 40/5400+30:1800+30"]
+
+
+def test_fischer_increment_after_each_turn():
+    clock = clocks.end_turn(running("60+2"), 10.0)
+    assert clocks.remaining(clock, "clear", 10.0) == 52.0
+    assert clock.running == "dark"
+    assert clocks.remaining(clock, "dark", 25.0) == 45.0  # dark's runs from 10 s
+
+
+def test_simple_delay_waits_before_counting_down():
+    clock = running("60d5")
+    assert clocks.remaining(clock, "clear", 4.0) == 60.0
+    clock = clocks.end_turn(clock, 8.0)
+    assert clocks.remaining(clock, "clear", 8.0) == 57.0
+    assert clocks.flag_at(clock) == 8.0 + 5.0 + 60.0  # dark's delay, then its minute
+
+
+def test_bronstein_gives_back_the_time_used_up_to_the_delay():
+    clock = clocks.end_turn(running("60b5"), 3.0)
+    assert clocks.remaining(clock, "clear", 3.0) == 60.0
+    clock = clocks.end_turn(clocks.end_turn(clock, 5.0), 13.0)  # dark 2 s, clear 8 s
+    assert clocks.remaining(clock, "clear", 13.0) == 57.0
+    assert clocks.flag_at(clock) == 13.0 + 60.0  # no wait before dark's clock counts
+
+
+def test_stages_add_time_after_their_move_count_and_the_last_repeats():
+    control = TimeControl.parse("2/100:1/10")
+    clock = running("2/100:1/10")
+    t = 0.0
+    for _ in range(3):  # clear's three turns of 1 s, dark's of 0 s
+        t += 1.0
+        clock = clocks.end_turn(clocks.end_turn(clock, t), t)
+    assert clocks.remaining(clock, "clear", t) == 100 - 3 + 10 + 10
+    assert control.begins(2) == control.stages[1] and control.begins(3) == control.stages[1]
+    assert control.begins(1) is None
+
+
+def test_the_clock_refuses_what_its_phase_does_not_take():
+    clock = GameClock.new(TimeControl.parse("60"), PLAYERS)
+    with pytest.raises(clocks.ClockError):
+        clocks.end_turn(clock, 1.0)
+    flagged = clocks.fall(running("60"))
+    assert flagged.phase is Phase.FLAGGED and clocks.remaining(flagged, "clear", 99) == 0
+    with pytest.raises(clocks.ClockError):
+        clocks.start(flagged, 100.0)
+
+
+def test_flag_rulings_per_game():
+    assert clocks.flag_outcome(rules.new_game("tessella"), "clear") == (
+        "dark", "clear out of time")
+    assert clocks.flag_outcome(rules.new_game("tesulda"), "dark")[0] == "light"
+    lone = rules.from_position("tesulda", "light:e1=Skh dark:a9=Sssz,e10=Skh pool: light")
+    assert clocks.flag_outcome(lone, "dark") == (None, "dark out of time, light has only "
+                                                 "its Prime")
+    assert clocks.flag_outcome(lone, "light") == ("dark", "light out of time")
+
+
+class Board:
+    """A recorded Tessella board on the virtual clock, its moves made by hand."""
+
+    def __init__(self, tmp_path, control: str):
+        self.journal = open_journal(tmp_path, board="7")
+        self.recorder, _ = open_game(self.journal, "tessella",
+                                     tags={"TimeControl": control, "Round": "1"})
+        self.clock = VirtualClock()
+        self.items: list[dict] = []
+        self.service = BoardService(self.recorder.state, layout_for_game("tessella"),
+                                    clock=self.clock, listeners=[self.recorder.event],
+                                    timing=clocks.for_log(self.recorder.log, 0.0))
+        self.run = VirtualRun(self.service, self.clock, self.items.append)
+        self.state = rules.new_game("tessella")
+        self.rng = random.Random(3)
+
+    def move(self, at: float) -> None:
+        """Make a legal move whose last piece is put down at ``at``."""
+        move = self.rng.choice(self.state.legal_moves())
+        ops = turn_ops(self.state, move, self.rng)
+        for k, (op, cell) in enumerate(ops):
+            self.run.scan_until(at - 0.3 * (len(ops) - 1 - k))
+            (self.service.sim_lift if op == "lift" else self.service.sim_place)(cell)
+        self.state.push(move)
+        self.run.scan_until(at + 0.2)
+
+    def left(self, player: str) -> float:
+        return clocks.remaining(self.service.timing, player, self.clock.now())
+
+    def record(self):
+        self.recorder.flush()
+        return parse_record(self.recorder.record_path.read_text())
+
+
+def test_a_game_on_the_board_increments_flags_and_is_recorded(tmp_path):
+    b = Board(tmp_path, "60+5")
+    b.run.scan_until(2.0)
+    b.service.press("clock", "dark")  # dark starts clear's clock, as on a chess clock
+    assert b.service.timing.running == "clear"
+    b.move(12.0)  # clear used about 10 s, got 5 back
+    assert b.service.timing.running == "dark"
+    assert 54.5 < b.left("clear") < 55.5
+    b.move(20.0)
+    assert 56.5 < b.left("dark") < 57.5  # 8 s used, 5 back
+    b.run.scan_until(100.0)  # clear thinks past the flag
+    end = [i for i in b.items if i["type"] == "end"]
+    assert end and end[0]["outcome"] == {"winner": "dark", "reason": "clear out of time"}
+    assert b.service.timing.phase is Phase.FLAGGED and b.left("clear") == 0
+    record = b.record()
+    assert record.result == "0-1" and record.tags["Termination"] == "clear out of time"
+    assert record.turns[0].clock == "0:00:55" and record.turns[1].clock == "0:00:57"
+    b.service.sim_lift(next(iter(b.state.physical())))  # the game is over: nothing tracked
+    b.run.scan_until(103.0)
+    assert len(b.service.tracker.turns()) == 2
+
+
+def test_the_arbiter_adds_and_takes_time_through_the_correction_path(tmp_path):
+    b = Board(tmp_path, "600d5")
+    b.service.press("clock")
+    b.move(30.0)
+    assert 574.5 < b.left("clear") < 575.5  # 30 s used, the first 5 not counted
+    b.service.corrections = queue.Queue()  # as MQTT hands them over
+    b.service.corrections.put({"action": "time", "by": "Ann", "player": "clear",
+                               "seconds": 60})
+    b.service.corrections.put({"action": "time", "by": "Ann", "player": "dark",
+                               "seconds": -100})
+    b.service.corrections.put({"action": "time", "by": "Ann", "player": "blue",
+                               "seconds": 5})
+    b.run.scan_until(31.0)
+    out = b.service.apply_corrections()  # the live loop's next scan
+    assert 634.5 < b.left("clear") < 635.5
+    assert b.left("dark") == 500.0  # dark's clock runs, its first second within the delay
+    rejected = [i for i in out if i["type"] == "rejected"]
+    assert len(rejected) == 1 and "player must be one of clear, dark" in rejected[0]["reason"]
+    b.move(40.0)
+    record = b.record()
+    notes = " ".join(record.turns[0].notes)
+    assert "arbiter Ann: clear +60 s" in notes and "arbiter Ann: dark -100 s" in notes
+    assert record.turns[1].clock in ("0:08:15", "0:08:16")  # dark's 10 s, 5 counted
+
+
+def test_a_resumed_game_keeps_its_clock(tmp_path):
+    b = Board(tmp_path, "300+0")
+    b.service.press("clock")
+    b.move(20.0)
+    b.recorder.close()
+    recorder, resumed = open_game(b.journal, "tessella")
+    assert resumed
+    timing = clocks.for_log(recorder.log, 0.0)
+    assert timing.phase is Phase.READY and timing.players[timing.turn] == "dark"
+    assert 279.5 < clocks.remaining(timing, "clear", 0.0) < 280.5
