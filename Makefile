@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 GAME ?= tessella
+PORT ?= 8080
 export BLINKA_OS_AGNOSTIC := 1
 
 .PHONY: run test lint bench system-deps clean
@@ -26,7 +27,7 @@ $(NPM_DIR)/.installed: Makefile
 	touch $@
 
 run: $(VENV)/.installed
-	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo --web
+	$(VENV)/bin/sensorboard run --game $(GAME) --backend sim --demo --web --port $(PORT)
 
 test: $(VENV)/.installed system-deps
 	$(MAKE) $(NPM_DIR)/.installed

@@ -13,6 +13,7 @@ import rules
 from boards.layout import LayoutError, layout_for_game, load_layout, shipped_layouts
 from hardware.backends import BackendError, HardwareConfig, backend_names
 from sensorboard.config import ConfigError
+from sensorboard.folderlock import FolderBusy, FolderLock
 from sensorboard.service import ServiceError
 
 
@@ -367,14 +368,18 @@ def cmd_run(args) -> int:
         raise UsageError("--setup: the demo plays its game from the default setup; give one "
                          "of them")
     read_setup(args)
-    if not args.web:
-        return run_live(args, _layout(args))
-    from sensorboard.web import WebError, run_web
-
     layout = _layout(args)
     try:
-        return run_web(args, layout)
-    except WebError as e:
+        with FolderLock(args.records):  # one run per records folder
+            if not args.web:
+                return run_live(args, layout)
+            from sensorboard.web import WebError, run_web
+
+            try:
+                return run_web(args, layout)
+            except WebError as e:
+                raise UsageError(str(e)) from None
+    except FolderBusy as e:
         raise UsageError(str(e)) from None
 
 

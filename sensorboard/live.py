@@ -1,88 +1,26 @@
-"""``sensorboard run``: the live service on a real clock, with commands from standard input.
-
-Commands (one per line): ``lift c1``, ``place c2``, ``press clock``, ``choose <option>``,
-``setup <a side's line of a setup file, or the file>`` (before the first move), ``quit``.
-With ``--demo`` the bundled demo game is played on the simulated board.
+"""``sensorboard run``: the live service on a real clock, with commands from standard input
+(:mod:`sensorboard.commands`). With ``--demo`` the bundled demo game is played on the
+simulated board.
 """
 
 from __future__ import annotations
 
 import gc
-import queue
 import signal
 import sys
-import threading
 import time
 
-import rules
 from boards.layout import Layout
 from hardware.clock import RealClock
 from sensorboard import demo as demos
-from sensorboard import guidance
 from sensorboard.board import BoardOptions, open_board
+from sensorboard.commands import COMMANDS, TypedCommands
 from sensorboard.numbering import move_label
-from sensorboard.options import takes_setup
 from sensorboard.service import BoardService, result_text
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
 
 LINGER = 3.0  # seconds the finished demo stays on screen
-
-
-def parse_command(line: str, cells: tuple[str, ...]) -> tuple[str, str] | str:
-    """``(op, argument)`` for a command line, or an error text naming what is wrong."""
-    words = line.split()
-    if not words:
-        return "empty command"
-    op, args = words[0].lower(), words[1:]
-    if op == "quit" and not args:
-        return ("quit", "")
-    if op in ("lift", "place"):
-        if len(args) != 1:
-            return f"{op} needs one cell, e.g. '{op} c1'"
-        if args[0] not in cells:
-            return f"unknown cell {args[0]!r}; valid cells: {', '.join(cells)}"
-        return (op, args[0])
-    if op == "press" and len(args) == 1:
-        return (op, args[0])
-    if op == "choose" and len(args) >= 1:
-        return (op, " ".join(args))
-    if op == "setup" and len(args) >= 1:
-        return (op, " ".join(args))
-    return f"unknown command {line.strip()!r}; commands: {COMMANDS}"
-
-
-COMMANDS = ("lift CELL, place CELL, press clock|hint|takeback, choose OPTION, "
-            "setup SIDE CELL=FIGURE ...|FILE, quit")
-
-
-def enter_setup(service: BoardService, arg: str) -> tuple[list[dict], list[str]]:
-    """The terminal's ``setup`` command: ``arg`` is a side's line of a setup text
-    (``light a1=Sssh ...``) or a setup file's path. Its events, and the faults (one line
-    each; nothing changed then)."""
-    text = arg
-    state = service.tracker.state
-    if not takes_setup(state.NAME):
-        return [], [f"setup: {state.NAME} starts from its fixed position and takes no setup"]
-    if arg.split()[0] not in state.PLAYERS:
-        try:
-            with open(arg, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            return [], [f"setup: {arg}: cannot read the setup file "
-                        f"({getattr(e, 'strerror', None) or e})"]
-    try:
-        return service.act("setup", text), []
-    except rules.SetupError as e:
-        return [], e.errors
-    except ValueError as e:
-        return [], [str(e)]
-
-
-def _stdin_lines(q: queue.Queue) -> None:
-    for line in sys.stdin:
-        q.put(line)
-    q.put(None)
 
 
 class TerminalView:
@@ -147,7 +85,6 @@ def run_live(args, layout: Layout) -> int:
         options=tuple(args.option), records=args.records, board=args.board, tags=args.tags,
         new=args.new, mqtt=args.mqtt, note=lambda text: print(f"sensorboard: {text}")))
     service, recorder = board.service, board.recorder
-    state = service.tracker.state
     settle_memory()
     folder = recorder.record_path.parent
     if service.tracker.restoring:
@@ -158,13 +95,10 @@ def run_live(args, layout: Layout) -> int:
     if args.demo:
         start = clock.now()
         script = [(start + e["t"] / args.speed, e) for e in demos.load(args.game)]
-    commands: queue.Queue = queue.Queue()
-    reading = not args.no_input and not args.demo
-    if reading:
-        threading.Thread(target=_stdin_lines, args=(commands,), daemon=True).start()
+    typed = TypedCommands(not args.no_input and not args.demo)
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"record in {folder}/")
-    if reading:
+    if typed.reading:
         print(f"commands: {COMMANDS}")
     view = TerminalView(tty)
     done_at = None
@@ -172,7 +106,6 @@ def run_live(args, layout: Layout) -> int:
     stop = _stop_on_sigterm()
     notifier = Notifier()
     notifier.ready(f"{args.game} on the {args.backend} board")
-    next_at = 0.0  # the next command waits until its predecessor has settled
     gap = 2 * service.config.debounce + service.scan_period
     try:
         while not stop:
@@ -180,50 +113,17 @@ def run_live(args, layout: Layout) -> int:
             notifier.tick(now)
             # A loaded machine may fall behind the script: its lifts and places still go
             # one at a time, each read by the scans before the next.
-            while script and script[0][0] <= now and now >= next_at and service.sensed():
+            while script and script[0][0] <= now and now >= typed.next_at and service.sensed():
                 event = script.pop(0)[1]
                 view.update(service, demos.apply(service, event))
                 if event["op"] in ("lift", "place"):
-                    next_at = now + gap
+                    typed.next_at = now + gap
                     break
             # Piped or fast typed commands: one at a time, each seen by the scans on its own.
-            while not commands.empty() and now >= next_at and service.settled():
-                line = commands.get()
-                if line is None:
-                    reading = False
-                    break
-                cmd = parse_command(line, state.GEOMETRY.names)
-                if isinstance(cmd, str):
-                    print(f"sensorboard: {cmd}")
-                    continue
-                op, arg = cmd
-                if op == "quit":
-                    reading = False
-                    break
-                try:
-                    if op == "lift" and service.sim_pieces(arg) == 0:
-                        print(f"sensorboard: lift {arg}: there is no piece on {arg}")
-                        continue
-                    if op in ("lift", "place"):
-                        service.act(op, arg)
-                        next_at = now + gap
-                        break
-                    elif op == "choose":
-                        view.update(service, service.act(op, arg))
-                    elif op == "setup":
-                        events, faults = enter_setup(service, arg)
-                        for fault in faults:
-                            print(f"sensorboard: {fault}")
-                        view.update(service, events)
-                    else:
-                        events, why = guidance.press(service, arg)
-                        if why:
-                            print(f"sensorboard: {why}")
-                        view.update(service, events)
-                except ValueError as e:
-                    print(f"sensorboard: {e}")
+            typed.apply(service, now, view.update)
             view.update(service, service.step())
-            finished = not forever and not script and not reading and service.settled()
+            finished = not forever and not script and not typed.reading \
+                and service.settled()
             if finished and done_at is None:
                 done_at = now
             if not finished:

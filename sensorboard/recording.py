@@ -131,8 +131,9 @@ def open_game(journal: Journal, game: str, *, tags: dict | None = None, new: boo
     recorder = Recorder.resume(journal)
     if recorder is not None:
         if recorder.log.game == game and not new:
-            note(f"resuming the unfinished {game} game {recorder.uid} "
-                 f"({len(recorder.log.turns)} turns played)")
+            turns = len(recorder.log.turns)
+            note(f"resuming the unfinished {game} game {recorder.uid} ({turns} "
+                 f"turn{'' if turns == 1 else 's'} played; --new starts a new game)")
             return recorder, True
         note(f"the unfinished {recorder.log.game} game {recorder.uid} is ended as abandoned")
         recorder.abandon()

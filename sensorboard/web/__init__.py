@@ -6,6 +6,8 @@ See :mod:`sensorboard.web.server` for the endpoints.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
 
 from boards.layout import Layout
@@ -58,6 +60,7 @@ def run_web(args, layout: Layout) -> int:
 
 
 def _serve_board(args, layout: Layout, sock) -> int:
+    from sensorboard.commands import COMMANDS, TypedCommands
     from sensorboard.live import TerminalView, settle_memory
 
     clock = RealClock()
@@ -72,8 +75,14 @@ def _serve_board(args, layout: Layout, sock) -> int:
     demo = demos.load(args.game) if args.demo else None
     notifier = Notifier()
 
+    typed = TypedCommands(not args.no_input and not args.demo)  # as without --web
+
     def on_step(service, events: list[dict]) -> None:
         view.update(service, events)
+        typed.apply(service, clock.now(), view.update)
+        if typed.quit:  # ends the page as a service manager's stop does
+            typed.quit = False
+            os.kill(os.getpid(), signal.SIGTERM)
         notifier.tick(clock.now())
 
     settle_memory()
@@ -93,6 +102,8 @@ def _serve_board(args, layout: Layout, sock) -> int:
 
     def started(url: str) -> None:
         print(f"sensorboard: the board is at {url}  (Ctrl-C ends)", flush=True)
+        if typed.reading:
+            print(f"commands: {COMMANDS}", flush=True)
         notifier.ready(f"{args.game} at {url}")
         if not is_loopback(args.host):
             print(qr_text(url), flush=True)

@@ -193,7 +193,7 @@ def test_no_setup_once_the_game_has_begun_nor_for_a_fixed_start():
 # --- the terminal's setup command ------------------------------------------------------------
 
 def test_terminal_setup_command_text_file_and_faults(tmp_path):
-    from sensorboard.live import enter_setup, parse_command
+    from sensorboard.commands import enter_setup, parse_command
 
     service = BoardService(rules.new_game("tesulda"), LAYOUT, clock=VirtualClockAt0(),
                            backend="sim")
