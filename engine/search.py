@@ -36,7 +36,7 @@ from .tree import (
 )
 
 #: Playouts per decision of each strength level.
-LEVELS: dict[int, int] = {1: 25, 2: 100, 3: 400, 4: 1600, 5: 6400}
+LEVELS: dict[int, int] = {1: 8, 2: 32, 3: 128, 4: 512, 5: 2048}
 #: Decisions a rollout plays at most when a game has no evaluation to cut it.
 _ROLLOUT_CAP = 2000
 

@@ -1,0 +1,134 @@
+"""Each game of the rules contract as an OpenSpiel Python game, for bench/engine.py only.
+
+OpenSpiel's MCTSBot is the reference opponent the engine is measured against; it needs a
+``pyspiel.Game``. Moves become action numbers in the order they are first met (one table
+per game, shared by its states); a die is an explicit chance node with its probabilities.
+Never imported by the service.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+
+import rules
+
+#: The most distinct decisions a game is declared to have (the action table grows to it).
+_ACTIONS = 1 << 20
+
+
+class RulesGame(pyspiel.Game):
+    """``game`` of ``rules.GAMES`` in OpenSpiel's shape."""
+
+    def __init__(self, game: str) -> None:
+        start = rules.new_game(game)
+        kind = pyspiel.GameType(
+            short_name=f"sensorboard_{game}", long_name=f"sensorboard {game}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if start.HAS_CHANCE
+                         else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+            information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.ZERO_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=2, min_num_players=2,
+            provides_information_state_string=False, provides_information_state_tensor=False,
+            provides_observation_string=False, provides_observation_tensor=False,
+            parameter_specification={})
+        info = pyspiel.GameInfo(
+            num_distinct_actions=_ACTIONS, max_chance_outcomes=_ACTIONS if start.HAS_CHANCE
+            else 0, num_players=2, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+            max_game_length=100_000)
+        super().__init__(kind, info, {})
+        self.game = game
+        self.actions: dict = {}   # move -> action number
+        self.moves: list = []     # action number -> move
+
+    def action(self, move) -> int:
+        number = self.actions.get(move)
+        if number is None:
+            number = self.actions[move] = len(self.moves)
+            self.moves.append(move)
+        return number
+
+    def new_initial_state(self) -> RulesState:
+        return RulesState(self, rules.new_game(self.game))
+
+    def wrap(self, state: rules.GameState) -> RulesState:
+        return RulesState(self, state.clone())
+
+
+class RulesState(pyspiel.State):
+    """A rules state seen through OpenSpiel's API."""
+
+    def __init__(self, game: RulesGame, state: rules.GameState) -> None:
+        super().__init__(game)
+        self.table = game
+        self.state = state
+
+    def current_player(self) -> int:
+        if self.state.outcome() is not None:
+            return pyspiel.PlayerId.TERMINAL
+        if self.state.to_move == rules.CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        return self.state.PLAYERS.index(self.state.to_move)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.table.action(m) for m in self.state.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted((self.table.action(m), p) for m, p in self.state.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        self.state.push(self.table.moves[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.state.move_str(self.table.moves[action])
+
+    def is_terminal(self) -> bool:
+        return self.state.outcome() is not None
+
+    def returns(self) -> list[float]:
+        outcome = self.state.outcome()
+        if outcome is None or outcome.winner is None:
+            return [0.0, 0.0]
+        won = self.state.PLAYERS.index(outcome.winner)
+        return [1.0 if won == 0 else -1.0, 1.0 if won == 1 else -1.0]
+
+    def __deepcopy__(self, memo) -> RulesState:
+        return RulesState(self.table, self.state.clone())
+
+    def clone(self) -> RulesState:
+        return RulesState(self.table, self.state.clone())
+
+    def __str__(self) -> str:
+        return self.state.position_str()
+
+
+def mcts_bot(table: RulesGame, simulations: int, seed: int,
+             rollout_cap: int = 1000) -> mcts.MCTSBot:
+    """OpenSpiel's MCTSBot as its examples set it up: UCT with c = 2, one random rollout
+    per leaf (at most ``rollout_cap`` decisions), solving proven wins."""
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng,
+                                            max_length=rollout_cap)
+    return mcts.MCTSBot(table, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
+                        random_state=rng, solve=True)
+
+
+class TimedBot:
+    """MCTSBot given about ``seconds`` of wall time per decision: its simulations are set
+    before each decision from what the previous one took per simulation."""
+
+    def __init__(self, table: RulesGame, seconds: float) -> None:
+        self.table, self.seconds = table, seconds
+        self.per_simulation = seconds / 10
+
+    def __call__(self, state: rules.GameState, seed: int):
+        simulations = max(1, int(self.seconds / self.per_simulation))
+        began = time.perf_counter()
+        action = mcts_bot(self.table, simulations, seed).step(self.table.wrap(state))
+        self.per_simulation = (time.perf_counter() - began) / simulations
+        return self.table.moves[action]

@@ -1,0 +1,50 @@
+"""The engine bench's parts that decide its tables: the interval and the OpenSpiel wrapper
+(each game as a pyspiel game, for MCTSBot)."""
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load(name: str):
+    sys.path.append(str(BENCH))  # engine_openspiel is imported by its name in the bench
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_wilson_interval():
+    wilson = load("engine").wilson
+    low, high = wilson(0.5, 200)
+    assert (round(low, 3), round(high, 3)) == (0.431, 0.569)
+    assert wilson(1.0, 20)[0] > 0.8 and wilson(1.0, 20)[1] == 1.0
+
+
+@pytest.mark.parametrize("game", sorted(rules.GAMES))
+def test_mctsbot_plays_legal_decisions_through_the_wrapper(game):
+    pytest.importorskip("pyspiel")
+    wrapper = load("engine_openspiel")
+    table = wrapper.RulesGame(game)
+    state, rng = rules.new_game(game), random.Random(2)
+    for n in range(12):
+        if state.outcome() is not None:
+            break
+        if state.to_move == rules.CHANCE:
+            outcomes = table.wrap(state).chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            state.push(state.sample_chance(rng))
+            continue
+        action = wrapper.mcts_bot(table, 3, seed=n, rollout_cap=10).step(table.wrap(state))
+        assert state.is_legal(table.moves[action])
+        state.push(table.moves[action])
