@@ -43,9 +43,9 @@ def test_the_units_command_is_a_valid_sensorboard_run():
     assert args.config == "/etc/sensorboard/board.toml"
 
 
-def test_the_install_script_passes_shellcheck():
-    out = subprocess.run(["shellcheck", str(DEPLOY / "install.sh")], capture_output=True,
-                         text=True)
+def test_the_install_scripts_pass_shellcheck():
+    out = subprocess.run(["shellcheck", "-x", str(DEPLOY / "install.sh"),
+                          str(DEPLOY / "hall.sh")], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout
 
 
@@ -72,8 +72,37 @@ def test_a_pi_5_with_pwm_leds_gets_the_pi_5_neopixel_driver_and_no_root():
 
     pi5 = steps("Raspberry Pi 5 Model B Rev 1.0")
     assert "[pi,pi5-leds]" in pi5 and "sensorboard.service.d" not in pi5
+    # the dry run shows every file it would write, with what it would write in it
+    assert ('+ write /etc/udev/rules.d/99-sensorboard-pio.rules (mode 644)\n'
+            '    SUBSYSTEM=="*-pio", GROUP="gpio", MODE="0660"\n') in pi5
     pi4 = steps("Raspberry Pi 4 Model B Rev 1.5")
     assert "[pi]" in pi4 and "pi5-leds" not in pi4 and "sensorboard.service.d" in pi4
+    assert ("+ write /etc/systemd/system/sensorboard.service.d/root.conf (mode 644)\n"
+            "    [Service]\n    User=root\n    Group=root\n") in pi4
+    assert "+ write /etc/sensorboard/board.toml (mode 640)\n" in pi4
+    assert 'token = "(a new random token)"' in pi4 and 'led_pin = "D18"' in pi4
+
+
+def test_a_board_joins_a_secured_hall_with_its_folder(tmp_path):
+    root = tmp_path / "hall"
+    made = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--hall", "--boards", "7",
+                           "--host", "hall.local", "--root", str(root)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    folder = root / "etc" / "sensorboard" / "hall" / "board-7"
+    out = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--login",
+                          str(folder)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    password = (folder / "password").read_text().strip()
+    assert password not in out.stdout  # a secret is named, never shown
+    assert "+ write /etc/sensorboard/mqtt.password (mode 640, board-7's password)" in out.stdout
+    assert "+ write /etc/sensorboard/hall-ca.crt (mode 644" in out.stdout
+    assert ('    board = "7"\n    mqtt = "mqtts://board-7@hall.local:8883?ca=/etc/sensorboard/'
+            'hall-ca.crt&password_file=/etc/sensorboard/mqtt.password"\n') in out.stdout
+    bad = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run", "--login",
+                          str(tmp_path)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert bad.stderr.startswith(f"install.sh: --login {tmp_path}: no password")
 
 
 @pytest.mark.parametrize("args,message", [

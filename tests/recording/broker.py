@@ -29,17 +29,26 @@ def free_port() -> int:
 
 
 class Broker:
-    """mosquitto with the shipped settings, listening on 127.0.0.1 only; stopped by pid."""
+    """mosquitto with the shipped settings (or ``config``, one ``install.sh --hall`` wrote),
+    listening on 127.0.0.1 only; stopped by pid. ``port`` is the first listener's port,
+    ``tls_port`` the second's (the hall network's, with TLS)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, config: Path = SHIPPED) -> None:
         self.folder = folder
         self.port = free_port()
+        self.tls_port = free_port()
         data = folder / "mosquitto-data"
         data.mkdir(parents=True, exist_ok=True)
-        lines = [line for line in SHIPPED.read_text().splitlines()
-                 if not line.startswith(("listener", "persistence_location"))]
-        lines += [f"listener {self.port} 127.0.0.1", f"persistence_location {data}/",
-                  f"log_dest file {folder / 'mosquitto.log'}"]
+        ports = iter([self.port, self.tls_port])
+        lines = []
+        for line in config.read_text().splitlines():
+            if line.startswith("listener"):
+                line = f"listener {next(ports)} 127.0.0.1"
+            if not line.startswith("persistence_location"):
+                lines.append(line)
+        lines += [f"persistence_location {data}/", f"log_dest file {folder / 'mosquitto.log'}"]
+        if os.geteuid() == 0:  # started as root it would read and write as 'mosquitto'
+            lines.append("user root")
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen | None = None

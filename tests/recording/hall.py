@@ -10,7 +10,7 @@ from pathlib import Path
 
 import rules
 from sensorboard.journal import Journal
-from sensorboard.mqtt import BoardLink
+from sensorboard.mqtt import ANONYMOUS, BoardLink, Login
 from sensorboard.recorder import Recorder
 from sensorboard.store import SqliteStore, Store
 
@@ -20,8 +20,8 @@ class Board:
     service journals them (sensor changes, then the turn)."""
 
     def __init__(self, folder: Path, name: str, port: int, seed: int, game: str = "tessella",
-                 resend: float = 1.0) -> None:
-        self.name, self.port, self.resend = name, port, resend
+                 resend: float = 1.0, login: Login = ANONYMOUS) -> None:
+        self.name, self.port, self.resend, self.login = name, port, resend, login
         self.path = folder / name / "journal.sqlite"
         self.journal = Journal(self.path, board=name)
         self.writer = self.journal.writer()
@@ -50,7 +50,7 @@ class Board:
 
     def connect(self) -> None:
         self.link = BoardLink(self.journal, "127.0.0.1", self.port, resend=self.resend,
-                              keepalive=2)
+                              keepalive=2, login=self.login)
         self.writer.listeners.append(self.link.written)
         self.link.start()
 
@@ -78,9 +78,9 @@ class Board:
 class RecorderThread:
     """The recorder service on its own event loop in a thread."""
 
-    def __init__(self, store_path: Path, port: int) -> None:
+    def __init__(self, store_path: Path, port: int, **logins: Login) -> None:
         self.store = SqliteStore(str(store_path))
-        self.recorder = Recorder(self.store, "127.0.0.1", port)
+        self.recorder = Recorder(self.store, "127.0.0.1", port, **logins)
         self.loop = asyncio.new_event_loop()
         self.task = None
         self.thread = threading.Thread(target=self._run, daemon=True)
