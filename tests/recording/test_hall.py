@@ -13,7 +13,7 @@ from pathlib import Path
 import paho.mqtt.client as paho
 import pytest
 
-from sensorboard.mqtt import parse_broker
+from sensorboard.mqtt import MqttUrlError, parse_broker
 from tests.recording.broker import Broker
 from tests.recording.hall import Board, RecorderThread, stored_turns, wait_until
 
@@ -220,6 +220,49 @@ def test_the_dry_run_shows_every_file_and_writes_nothing(tmp_path):
                  "hall/arbiter-1/broker.url"):
         assert f"{root}/" in steps and path in steps, path
     assert "topic write sensorboard/7/journal" in steps and "allow_anonymous false" in steps
+
+
+def test_the_shipped_config_listens_on_this_machine_only():
+    shipped = (ROOT / "deploy" / "mosquitto.conf").read_text().splitlines()
+    listeners = [line.split() for line in shipped if line.startswith("listener")]
+    assert listeners and all(len(x) == 3 and x[2] == "127.0.0.1" for x in listeners)
+
+
+def test_a_second_run_keeps_the_ca_and_every_password_and_adds_new_logins(tmp_path):
+    def run(boards):
+        out = subprocess.run(["bash", str(INSTALL), "--hall", "--boards", boards, "--root",
+                              str(tmp_path)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        hall = tmp_path / "etc" / "sensorboard" / "hall"
+        return ((tmp_path / "etc/mosquitto/sensorboard/ca.crt").read_text(),
+                {p.parent.name: p.read_text() for p in hall.glob("*/password")},
+                (tmp_path / "etc/mosquitto/sensorboard/passwd").read_text())
+
+    ca, first, _ = run("1")
+    again, second, passwd = run("1-2")
+    assert again == ca and second["board-1"] == first["board-1"]
+    assert set(second) == {"board-1", "board-2", "recorder-1", "arbiter-1"}
+    assert [line.split(":")[0] for line in passwd.splitlines()] == [
+        "board-1", "board-2", "recorder-1", "arbiter-1"]
+    assert all(p.strip() not in passwd for p in second.values())  # hashed
+
+
+@pytest.mark.parametrize("url,message", [
+    ("mqtts://board-1@h?password_file=/no/such", "password_file /no/such: no such file"),
+    ("mqtt://h?ca=/etc/hostname", "ca is for mqtts:// (TLS)"),
+    ("mqtts://h?cert=x", "unknown ['cert']"),
+    ("http://h", "expected mqtt[s]://"),
+])
+def test_a_broker_url_that_cannot_be_used_is_one_line_naming_what(url, message):
+    with pytest.raises(MqttUrlError) as caught:
+        parse_broker(url)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_password_in_a_broker_url_is_not_repeated_in_messages():
+    with pytest.raises(MqttUrlError) as caught:
+        parse_broker("mqtts://board-1:s3cret@h:port")
+    assert "s3cret" not in str(caught.value) and ":***@" in str(caught.value)
 
 
 @pytest.mark.parametrize("args,message", [
