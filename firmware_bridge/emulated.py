@@ -117,6 +117,10 @@ class EmulatorProcess:
     def fault(self, kind: str, count: int = 1) -> None:
         self.command("fault", kind=kind, count=count)
 
+    def mute(self, seconds: float) -> None:
+        """Nothing the board sends reaches the host for ``seconds`` (it goes on scanning)."""
+        self.command("mute", seconds=seconds)
+
     def noise(self, data: bytes) -> None:
         self.command("noise", hex=data.hex())
 

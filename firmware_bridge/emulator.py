@@ -26,6 +26,8 @@ with ``{"ok": OP, "at": <time.monotonic() when done>}`` (plus what it asks for):
   frames to the host are lost, get a byte flipped, or stop half-way; ``corrupt_in``: the
   next n chunks from the host get a byte flipped
 * ``{"op": "noise", "hex": "..."}``: raw bytes onto the line
+* ``{"op": "mute", "seconds": 1.5}``: nothing the board sends reaches the host for that
+  long (a stalled USB port, a starved board); the board goes on scanning and listening
 * ``{"op": "quit"}``
 
 Every new pty is announced as ``{"tty": "/dev/pts/N", "boot": k}``.
@@ -128,6 +130,7 @@ class Emulator:
             self.board.place(addr)
         self.faults: list[str] = []
         self.in_faults = 0
+        self.mute_until = 0.0
         self.script: list[tuple[str, tuple[int, int]]] = []
         self.script_hold = 0.03
         self.script_at = 0.0
@@ -197,7 +200,7 @@ class Emulator:
                 frame = frame[:i] + bytes(((frame[i] ^ 0x5A) or 1,)) + frame[i + 1:]
             elif kind == "truncate":
                 frame = frame[: len(frame) // 2]
-        if self.master is None:
+        if self.master is None or time.monotonic() < self.mute_until:
             return
         try:
             os.write(self.master, frame)
@@ -241,6 +244,8 @@ class Emulator:
             self.in_faults += int(cmd.get("count", 1))
         elif op == "fault":
             self.faults += [cmd["kind"]] * int(cmd.get("count", 1))
+        elif op == "mute":
+            self.mute_until = time.monotonic() + float(cmd["seconds"])
         elif op == "noise":
             if self.master is not None:
                 os.write(self.master, bytes.fromhex(cmd["hex"]))

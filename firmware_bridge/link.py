@@ -132,7 +132,7 @@ class Link:
         return {name for k, name in enumerate(names) if self._held_buttons >> k & 1}
 
     def connected(self) -> bool:
-        return self._serial is not None and self.last_seq is not None
+        return self._serial is not None and self._synced
 
     def close(self, flush: float = 0.5) -> None:
         """Stop the link, after up to ``flush`` seconds for the last LED frame's ack."""
@@ -220,7 +220,10 @@ class Link:
         self._serial, self.device = ser, device
         self.stats.connects += 1
         self._rx = p.Receiver()
-        self._reset_sync()
+        # Until the board greets, it may be the same board (a stalled port reopened: its
+        # events since the last one applied are asked for) or a restarted one.
+        self._greeted_now = self._synced = False
+        self._gap_at = None
         self._last_rx = time.monotonic()
         with self._lock:
             self._full = True
@@ -231,7 +234,7 @@ class Link:
     def _drop(self) -> None:
         with self._io:
             ser, self._serial = self._serial, None
-            self._reset_sync()
+            self._synced = False
             if ser is not None:
                 try:
                     ser.close()
@@ -240,6 +243,8 @@ class Link:
 
     def _reset_sync(self) -> None:
         self.last_seq: int | None = None  # the last event applied; None: awaiting a snapshot
+        self._synced = False  # a snapshot since the port was opened, no gap before it
+        self._greeted_now = False  # the board's greeting since the port was opened
         self._mirror: frozenset[Address] = frozenset()
         self._held_buttons = 0
         self._early: dict[int, p.Change | p.Button] = {}  # events past a gap
@@ -274,8 +279,13 @@ class Link:
             return
         if isinstance(msg, p.Hello):
             self._greeted(msg)
-        elif self.hello is None:
-            return  # nothing makes sense before the board has said what it is
+        elif self.hello is None or not self._greeted_now:
+            # nothing makes sense before the board has said what it is; after the port
+            # was opened again, events wait (unapplied) to know whether it restarted
+            if isinstance(msg, p.Change | p.Button) and self.last_seq is not None \
+                    and msg.seq > self.last_seq:
+                self._early[msg.seq] = msg
+            return
         elif isinstance(msg, p.Snapshot):
             self._snapshot(msg, now)
         elif isinstance(msg, p.Change | p.Button):
@@ -298,6 +308,8 @@ class Link:
                 self._full = True
                 self._acked = 0
         self.hello = hello
+        self._greeted_now = True
+        self._drain(time.monotonic())  # events that came before the greeting, in order
 
     def _snapshot(self, snap: p.Snapshot, now: float) -> None:
         if self.last_seq is not None and snap.seq < self.last_seq:
@@ -330,6 +342,8 @@ class Link:
             self._drain(now)
             if not self._early:
                 self._gap_at = None
+        if self._gap_at is None:
+            self._synced = True
         self._ready.set()
 
     def _event(self, msg: p.Change | p.Button, now: float) -> None:
@@ -393,7 +407,7 @@ class Link:
                 self._sent = None
             if self._gap_at is not None:
                 self._ask_resend(time.monotonic())
-            if self.last_seq is None:
+            if not self._greeted_now:
                 self._write(p.sync())
             return
         what = p.ERRORS.get(err.code, f"error {err.code}")
@@ -405,14 +419,14 @@ class Link:
             self.on_error(f"serial link {self.device}: the board is silent; reopening")
             self._drop()
             return
-        if self.last_seq is None and now - self._sync_at > RESEND_S:
+        if not self._synced and not self._greeted_now and now - self._sync_at > RESEND_S:
             self._write(p.sync())
             self._sync_at = now
         if self._gap_at is not None and now - self._gap_at > RESEND_S:
             self._ask_resend(now)
 
     def _send_leds(self, now: float) -> None:
-        if self.last_seq is None or self.hello is None:
+        if not self._synced or self.hello is None:
             return
         with self._lock:
             frame = self._frame

@@ -205,3 +205,17 @@ def test_info_and_stop_from_the_command_line(emu, capsys):
     emu.proc.wait(timeout=5.0)  # the emulated firmware left its loop
     assert main(["info", "ttyACM0"]) == 2
     assert "give a device path" in capsys.readouterr().err
+
+
+def test_a_piece_replaced_while_the_link_is_reopened_is_seen(emu, host):
+    """The host hears nothing for longer than SILENCE_S (a stalled port, a starved board)
+    and reopens the port; meanwhile an enemy piece is taken and the shooter put on its
+    cell. The board did not restart, so its events are asked for, not hidden behind its
+    greeting's snapshot (the capture was left with the shooter in hand)."""
+    emu.place((2, 2))
+    assert wait_for(lambda: host.closed == {(2, 2)})
+    emu.mute(1.4)
+    emu.script([("lift", (2, 2)), ("place", (2, 2))], HOLD)
+    assert wait_for(lambda: host.link.stats.connects == 2, 3.0)
+    settle(host, (2, 2), 3)
+    assert host.link.stats.boots == 1

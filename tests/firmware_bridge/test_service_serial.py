@@ -159,3 +159,24 @@ def str_of(line, k):
     for m in line[:k]:
         state.push(m)
     return state.move_str(line[k])
+
+
+
+def test_a_capture_made_while_the_link_is_reopened_is_committed(tessella):
+    """The capture's lifts and places made by the emulator's own script op while the board
+    is muted past the host's silence limit: the host reopens the port, asks for the events
+    it missed, and commits the capture with nothing in hand (the greeting's snapshot hid
+    the enemy taken and the shooter put in its place: the shooter stayed in hand)."""
+    out: list[dict] = []
+    for op, cell in (("lift", "b1"), ("place", "a1")):
+        tessella.act(op, cell)
+        run_for(tessella, 0.05, out)
+    run_for(tessella, 0.3, out)
+    assert moves(out) == [(1, "b1-a1")]
+    emulator, cells = tessella.sim.emulator, tessella.layout.cell_sensor
+    emulator.mute(1.4)
+    emulator.script([("lift", cells["a1"]), ("lift", cells["a2"]), ("place", cells["a1"])])
+    run_for(tessella, 2.5, out)
+    assert moves(out) == [(1, "b1-a1"), (2, "a2xa1")]
+    assert not tessella.tracker.differing
+    assert tessella.hardware.matrix.link.stats.connects == 2
