@@ -117,7 +117,12 @@ def build_parser() -> Parser:
                      "mqtts://recorder-1@HOST:8883?ca=FILE&password_file=FILE (docs/hall.md)")
     rec.add_argument("--arbiter", metavar="URL", help="the broker's URL with an arbiter's "
                      "login: corrections are sent with it (required on a hall with logins)")
-    rec.add_argument("--store", default="recorder.sqlite", help="SQLite file of all games")
+    rec.add_argument("--store", default="recorder.sqlite", help="SQLite file of all games, "
+                     "or a PostgreSQL database's postgresql:// URL")
+    rec.add_argument("--share", metavar="GROUP", help="share the load with the other "
+                     "recorders of GROUP (MQTT shared subscription; one PostgreSQL store)")
+    rec.add_argument("--name", help="the recorder's MQTT client id (default "
+                     "sensorboard-recorder; each recorder of a group its own)")
     rec.add_argument("--host", default="127.0.0.1", help="address of the overview page")
     rec.add_argument("--port", type=int, default=8090, help="port of the overview page")
     rec.add_argument("--token", help="the arbiter's token for corrections")

@@ -1,12 +1,14 @@
 """``sensorboard recorder``: every board's journal, gathered over MQTT into one store.
 
-The recorder subscribes to ``<prefix>/+/journal`` (QoS 1, fixed client id, persistent
-session, so the broker keeps what arrives while it is down), stores each entry once
-(the key is board and sequence number: a duplicate delivery changes nothing), and
-acknowledges to each board the highest sequence number up to which it holds every
-entry, so the board can stop sending them. The store (``sensorboard.store``) is SQLite
-with the journal's own tables by default (a board's journal and the recorder's store
-read the same way).
+The recorder subscribes to ``<prefix>/+/journal`` (QoS 1, fixed client id, MQTT v5 with
+a persistent session, so the broker keeps what arrives while it is down), stores each
+entry once (the key is board and sequence number: a duplicate delivery changes
+nothing), and acknowledges to each board the highest sequence number up to which it
+holds every entry, so the board can stop sending them. The store (``sensorboard.store``)
+is SQLite with the journal's own tables by default (a board's journal and the
+recorder's store read the same way), or a PostgreSQL database that several recorders
+share: each joins the shared subscription ``$share/<group>/<prefix>/+/journal`` with its
+own client id, and the broker hands each entry to one of them.
 
 It serves a page of all boards that updates live, the records of each round
 (``/rounds/<round>/records.txt`` and ``/rounds/<round>/results.csv``) and takes an
@@ -23,12 +25,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from sensorboard.gamelog import GameLog, GameLogError
 from sensorboard.mqtt import ANONYMOUS, PREFIX, Login, state_json
-from sensorboard.store import Store, StoreError, Stream, apply_or_note, open_store
+from sensorboard.store import POSTGRESQL, Store, StoreError, Stream, apply_or_note, open_store
 
 BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is stored
+
+
+def _persistent() -> dict:
+    """MQTT v5 with a session that never expires: the broker keeps what arrives for the
+    recorder while it is away (and its place in a shared subscription's group)."""
+    properties = Properties(PacketTypes.CONNECT)
+    properties.SessionExpiryInterval = 0xFFFFFFFF
+    return {"protocol": aiomqtt.ProtocolVersion.V5, "clean_start": False,
+            "properties": properties}
+
+
+PERSISTENT = _persistent()
 
 
 @dataclass
@@ -55,7 +71,7 @@ class Recorder:
     """The recorder service: MQTT in, the store, acks and commands out."""
 
     def __init__(self, store: Store, host: str, port: int, *, prefix: str = PREFIX,
-                 client_id: str = "sensorboard-recorder",
+                 client_id: str = "sensorboard-recorder", share: str | None = None,
                  on_stored: Callable[[list[dict], float], None] | None = None,
                  login: Login = ANONYMOUS, arbiter: Login | None = None) -> None:
         self.store = store
@@ -64,6 +80,7 @@ class Recorder:
         self.arbiter = arbiter  # an arbiter's: the login that may write corrections
         self.prefix = prefix
         self.client_id = client_id
+        self.share = share  # the shared subscription's group: recorders sharing the load
         self.on_stored = on_stored
         self.boards: dict[str, BoardView] = {}
         self.inbox: asyncio.Queue | None = None
@@ -99,13 +116,13 @@ class Recorder:
         try:
             while True:
                 client = aiomqtt.Client(self.host, self.port, identifier=self.client_id,
-                                        clean_session=False, keepalive=10, timeout=10,
-                                        max_inflight_messages=1000,
+                                        keepalive=10, timeout=10,
+                                        max_inflight_messages=1000, **PERSISTENT,
                                         **self.login.client_args())
                 try:
                     async with client:
                         self.client = client
-                        await client.subscribe(f"{self.prefix}/+/journal", qos=1)
+                        await client.subscribe(self.journals(), qos=1)
                         await client.subscribe(f"{self.prefix}/+/status", qos=1)
                         self.connected.set()
                         async for message in client.messages:
@@ -120,6 +137,12 @@ class Recorder:
             storing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await storing
+
+    def journals(self) -> str:
+        """The journals' topic filter: shared by the group when there is one (the broker
+        gives each entry to one recorder of the group)."""
+        topic = f"{self.prefix}/+/journal"
+        return topic if self.share is None else f"$share/{self.share}/{topic}"
 
     def _received(self, message: aiomqtt.Message) -> None:
         parts = str(message.topic).split("/")
@@ -259,28 +282,34 @@ def command(args) -> int:
         return 2
 
     if args.command == "export":
-        if not Path(args.store).is_file():
+        if not args.store.startswith(POSTGRESQL) and not Path(args.store).is_file():
             return fail(f"{args.store}: no such file")
         try:
             store = open_store(args.store)
-        except JournalError as e:
+            records = store.records(args.round, args.event)
+        except (JournalError, StoreError) as e:
             return fail(str(e))
-        records = store.records(args.round, args.event)
         store.close()
         print(results_csv(records) if args.csv else round_text(records), end="")
         return 0
     from sensorboard.web.overview import serve
 
+    if args.share is not None and not args.store.startswith(POSTGRESQL):
+        return fail("--share: the recorders of a group share one PostgreSQL --store "
+                    "(postgresql://...)")
+    if args.share is not None and args.name is None:
+        return fail("--share: give each recorder of the group its own --name")
     try:
         host, port, login = parse_broker(args.broker)
         arbiter = parse_broker(args.arbiter) if args.arbiter else None
         if arbiter is not None and arbiter[:2] != (host, port):
             return fail(f"--arbiter: the broker is {host}:{port}, as --broker says")
         store = open_store(args.store)
-    except (MqttUrlError, JournalError) as e:
+    except (MqttUrlError, JournalError, StoreError) as e:
         return fail(str(e))
     recorder = Recorder(store, host, port, login=login,
-                        arbiter=None if arbiter is None else arbiter[2])
+                        arbiter=None if arbiter is None else arbiter[2],
+                        client_id=args.name or "sensorboard-recorder", share=args.share)
     try:
         asyncio.run(serve(recorder, args.host, args.port, args.token))
     except KeyboardInterrupt:

@@ -1,8 +1,10 @@
 """The recorder's store: the entries of every board's journals, each stored once.
 
-One interface, :class:`Store`; :class:`SqliteStore` is the embedded default (one file,
-the journal's own tables, one recorder). :func:`open_store` opens a store by where it
-is. An entry's key is (board, journal identity, seq); a second, different entry under a
+One interface, :class:`Store`, with two engines behind it: :class:`SqliteStore`, the
+embedded default (one file, the journal's own tables, one recorder), and
+``sensorboard.store_pg.PostgresStore`` (one database that several recorders share).
+:func:`open_store` picks the engine from where the store is: a ``postgresql://`` URL,
+else a file. An entry's key is (board, journal identity, seq); a second, different entry under a
 stored key is kept aside (a :class:`Conflict`), never stored over the first.
 
 A store also knows, for each journal, the highest sequence number up to which it holds
@@ -47,6 +49,7 @@ SELECT e.board, e.game, e.data FROM entries e JOIN (
     SELECT board, journal, MIN(rowid) AS arrived FROM entries GROUP BY board, journal
 ) j USING (board, journal) WHERE e.type = 'move' ORDER BY e.board, j.arrived, e.seq
 """
+POSTGRESQL = ("postgresql://", "postgres://")
 Stream = tuple[str, str]  # (board, journal identity): one journal's sequence numbers
 
 
@@ -272,6 +275,14 @@ def apply_or_note(log: GameLog, item: dict, at: float | None, seq: int) -> None:
 
 
 def open_store(where: str) -> Store:
-    """The store at ``where``: an SQLite file (made when missing). Raises ``JournalError``
-    for a file that is not a store."""
-    return SqliteStore(where)
+    """The store at ``where``: a ``postgresql://`` URL (a database several recorders
+    share), else an SQLite file (made when missing). Raises ``JournalError`` for a file
+    that is not a store, :class:`StoreError` for a database that cannot be used."""
+    if not where.startswith(POSTGRESQL):
+        return SqliteStore(where)
+    try:
+        from sensorboard.store_pg import PostgresStore
+    except ImportError:
+        raise StoreError("a PostgreSQL store needs psycopg: "
+                         "pip install 'sensorboard[postgresql]'") from None
+    return PostgresStore(where)

@@ -78,9 +78,9 @@ class Board:
 class RecorderThread:
     """The recorder service on its own event loop in a thread."""
 
-    def __init__(self, store_path: Path, port: int, **logins: Login) -> None:
-        self.store = SqliteStore(str(store_path))
-        self.recorder = Recorder(self.store, "127.0.0.1", port, **logins)
+    def __init__(self, store_path: Path | Store, port: int, **options) -> None:
+        self.store = store_path if isinstance(store_path, Store) else SqliteStore(str(store_path))
+        self.recorder = Recorder(self.store, "127.0.0.1", port, **options)
         self.loop = asyncio.new_event_loop()
         self.task = None
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -1,0 +1,193 @@
+"""The recorder's store behind one interface, on SQLite and on a real PostgreSQL; several
+recorders sharing one database through an MQTT shared subscription."""
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from sensorboard.store import Store, StoreError, open_store
+from tests.recording.broker import Broker
+from tests.recording.hall import Board, RecorderThread, stored_turns, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def entry(board: str, seq: int, item: dict, journal: str = "j1", game: str = "g1") -> dict:
+    return {"board": board, "journal": journal, "seq": seq, "game": game, "at": float(seq),
+            "item": item}
+
+
+def start(board: str, journal: str = "j1", game: str = "g1", seq: int = 1) -> dict:
+    return entry(board, seq, {"type": "start", "game": "tessella",
+                              "players": ["clear", "dark"], "tags": {"Round": "1"}},
+                 journal, game)
+
+
+def move(board: str, seq: int, text: str, journal: str = "j1", game: str = "g1") -> dict:
+    return entry(board, seq, {"type": "move", "move": text}, journal, game)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "recorder.sqlite")
+    return request.getfixturevalue("postgres_url")
+
+
+def test_each_entry_is_stored_once_and_held_counts_only_what_has_no_gap(where):
+    store = open_store(where)
+    assert isinstance(store, Store)
+    assert len(store.add([start("7"), move("7", 3, "c1-c2")])) == 2
+    assert store.held("7", "j1") == 1  # entry 2 is missing
+    assert [e["seq"] for e in store.add([move("7", 2, "d5-d4"), start("7")])] == [2]
+    assert store.held("7", "j1") == 3
+    assert store.add([move("7", 2, "d5-d4")]) == []  # a duplicate delivery changes nothing
+    assert store.count() == 3 and store.kept_aside == 0
+    assert store.turns() == [("7", "g1", "d5-d4"), ("7", "g1", "c1-c2")]
+    store.close()
+    store = open_store(where)  # opened again: what is held is known at once
+    assert store.held("7", "j1") == 3
+    assert store.games() == [("7", "g1")]
+    assert [r.turns for r in store.records()] != []
+    store.close()
+
+
+def test_a_different_entry_under_a_stored_number_is_kept_aside(where):
+    store = open_store(where)
+    store.add([start("4"), move("4", 2, "c1-c2")])
+    assert store.add([move("4", 2, "a1-a2")]) == []
+    assert store.kept_aside == 1
+    [conflict] = store.conflicts("4")
+    assert (conflict.seq, conflict.item["move"]) == (2, "a1-a2")
+    assert store.turns() == [("4", "g1", "c1-c2")]  # the first one stands
+    log = store.log("4", "g1")
+    notes = log.preamble + [note for turn in log.turns for note in turn.notes]
+    assert any("kept aside" in note for note in notes)
+    store.close()
+
+
+def test_a_board_s_journals_come_in_the_order_they_arrived(where):
+    store = open_store(where)
+    for journal, game, text in (("ffff", "old", "c1-c2"), ("0000", "new", "d5-d4")):
+        store.add([start("3", journal, game), move("3", 2, text, journal, game)])
+    assert [t[2] for t in store.turns()] == ["c1-c2", "d5-d4"]
+    assert store.games() == [("3", "old"), ("3", "new")]
+    assert store.journal_of("3", "new") == "0000"
+    store.close()
+
+
+def test_two_recorders_on_one_database_store_each_entry_once_and_ack_the_whole(
+        postgres_url):
+    """Two stores (two recorders) take interleaved and overlapping deliveries at once;
+    the database keeps each (board, journal, seq) once, and each recorder's ack counts
+    the entries the other stored."""
+    stores = [open_store(postgres_url), open_store(postgres_url)]
+    entries = [start("1")] + [move("1", seq, f"m{seq}") for seq in range(2, 201)]
+
+    def deliver(store: Store, part: list[dict]) -> None:
+        for i in range(0, len(part), 7):
+            store.add(part[i:i + 7])
+
+    threads = [threading.Thread(target=deliver, args=(stores[0], entries[0::2] + entries[:50])),
+               threading.Thread(target=deliver, args=(stores[1], entries[1::2] + entries[:50]))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert stores[0].count() == 200
+    assert [t[2] for t in stores[0].turns()] == [f"m{seq}" for seq in range(2, 201)]
+    stores[0].add([move("1", 199, "m199")])  # any later delivery brings the ack up to date
+    assert stores[0].held("1", "j1") == 200
+    stores[1].add([move("1", 200, "m200")])
+    assert stores[1].held("1", "j1") == 200
+    for store in stores:
+        store.close()
+
+
+def test_a_database_that_cannot_be_reached_is_a_store_error(postgres_server):
+    url = postgres_server.url.replace(postgres_server.password, "wrong")
+    with pytest.raises(StoreError, match="password authentication failed"):
+        open_store(url)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Broker(tmp_path).start()
+    yield b
+    b.stop()
+
+
+def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
+        tmp_path, broker, postgres_url):
+    """Two recorders in one shared subscription on one database: the broker gives each
+    entry to one of them; every turn is stored once and every board is acked to the end,
+    also after one recorder stops mid-round."""
+    got = {"a": 0, "b": 0}
+
+    def counter(name):
+        return lambda new, _: got.__setitem__(name, got[name] + len(new))
+
+    recorders = {name: RecorderThread(open_store(postgres_url), broker.port, share="hall",
+                                      client_id=f"rec-{name}", on_stored=counter(name))
+                 for name in got}
+    for r in recorders.values():
+        wait_until(lambda r=r: r.recorder.client is not None, what="the recorders")
+    boards = [Board(tmp_path, str(n), broker.port, seed=n) for n in range(1, 5)]
+
+    def acked():
+        return all(b.writer.flush() for b in boards) and all(
+            b.link.acked == b.journal.seq for b in boards)
+
+    for _ in range(6):
+        for b in boards:
+            b.turn()
+    wait_until(acked, what="every board acked")
+    assert got["a"] > 0 and got["b"] > 0  # both took a share
+    recorders["b"].stop()  # one recorder goes away mid-round; the boards play on
+    for _ in range(4):
+        for b in boards:
+            b.turn()
+    wait_until(acked, what="every board acked by the recorder left")
+    store = recorders["a"].store
+    assert stored_turns(store) == {b.name: b.turns for b in boards}
+    assert store.count() == sum(b.journal.seq for b in boards)
+    recorders["a"].stop()
+    for b in boards:
+        b.close()
+
+
+def sensorboard(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sensorboard", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def test_recorder_refuses_a_shared_group_without_a_shared_store_in_one_line(tmp_path):
+    done = sensorboard("recorder", "--share", "hall", "--name", "r1", "--store",
+                       str(tmp_path / "r.sqlite"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "sensorboard recorder: --share: the recorders of a group share one PostgreSQL "
+        "--store (postgresql://...)"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_recorder_and_export_on_a_database_they_cannot_use_say_so_in_one_line(
+        postgres_server):
+    url = postgres_server.url.replace(postgres_server.password, "wrong")
+    for args in (("recorder", "--store", url, "--port", "0"), ("export", url)):
+        done = sensorboard(*args)
+        assert done.returncode == 2, done.stderr
+        [line] = done.stderr.strip().splitlines()
+        assert "password authentication failed" in line and "wrong" not in line
+
+
+def test_export_reads_the_records_from_postgresql(postgres_url):
+    store = open_store(postgres_url)
+    store.add([start("5"), move("5", 2, "c1-c2")])
+    store.close()
+    done = sensorboard("export", postgres_url)
+    assert done.returncode == 0, done.stderr
+    assert "c1-c2" in done.stdout
