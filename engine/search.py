@@ -43,8 +43,8 @@ _ROLLOUT_CAP = 2000
 
 class Result(NamedTuple):
     """What a search found: the decision to take, its expected score for the player to
-    move (0 lost .. 1 won), the playouts made, and the rest of the turn the search expects
-    the same player to take after it, the move first."""
+    move (0 lost .. 1 won; 0.5 for a forced decision, which is not searched), the playouts
+    made, and the turn the search expects the same player to take, the move first."""
 
     move: Hashable
     win: float
