@@ -7,8 +7,10 @@
 (True, True)
 """
 
+from .hint import Hint, Step, explain, hint
 from .profiles import PROFILES, Profile
 from .search import LEVELS, Result, search
 from .worker import EngineWorker
 
-__all__ = ["LEVELS", "PROFILES", "EngineWorker", "Profile", "Result", "search"]
+__all__ = ["LEVELS", "PROFILES", "EngineWorker", "Hint", "Profile", "Result", "Step", "explain",
+           "hint", "search"]
