@@ -157,7 +157,8 @@ def test_only_a_recorder_acks_and_only_an_arbiter_corrects(tmp_path, hall):
     board's or an arbiter's login never arrives; a correction sent with a board's or the
     recorder's login never arrives, nor does board 2 read board 1's commands; the recorder
     acks, and the arbiter's correction through the recorder arrives."""
-    board = Board(tmp_path, "1", hall.broker.tls_port, seed=2, login=hall.login("board-1"))
+    board = Board(tmp_path, "1", hall.broker.tls_port, seed=2, login=hall.login("board-1"),
+                  resend=0.25)
     for _ in range(2):
         board.turn()
     assert board.writer.flush()

@@ -65,7 +65,7 @@ def test_a_forged_or_foreign_ack_changes_nothing(tmp_path, broker):
     """An ack of 10^9 without the journal's identity, one naming another journal, and one
     naming this journal beyond what it has written: the board keeps sending until the
     recorder's own ack covers its entries."""
-    board = Board(tmp_path, "6", broker.port, seed=4)
+    board = Board(tmp_path, "6", broker.port, seed=4, resend=0.25)
     for _ in range(3):
         board.turn()
     assert board.writer.flush()
