@@ -5,6 +5,7 @@ hall tried against it and refused."""
 import asyncio
 import contextlib
 import json
+import ssl
 import subprocess
 import threading
 import time
@@ -113,6 +114,20 @@ def test_an_anonymous_client_or_a_wrong_password_is_refused(hall):
     assert hall.client("board-1").reason == "Success"
     conf = (hall.root / "etc/mosquitto/conf.d/sensorboard.conf").read_text()
     assert "allow_anonymous false" in conf and "allow_anonymous true" not in conf
+
+
+def test_a_broker_posing_as_the_halls_is_refused_by_the_board(tmp_path, hall):
+    """Another hall's broker (a certificate from another CA) on the address the board uses:
+    the board's TLS check against its hall CA refuses it before sending its password."""
+    other = Hall(tmp_path / "other")
+    try:
+        client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+        client.tls_set(ca_certs=str(hall.logins / "board-1" / "ca.crt"))
+        with pytest.raises(ssl.SSLCertVerificationError):
+            client.connect("127.0.0.1", other.broker.tls_port)
+        assert hall.client("board-1").reason == "Success"  # its own hall's broker
+    finally:
+        other.broker.stop()
 
 
 def test_a_board_writes_only_its_own_topics(tmp_path, hall):
