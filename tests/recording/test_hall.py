@@ -28,9 +28,9 @@ class Hall:
 
     def __init__(self, folder: Path) -> None:
         self.root = folder / "root"
-        out = subprocess.run(["bash", str(INSTALL), "--hall", "--boards", "1-2", "--host",
-                              "localhost", "--root", str(self.root)], capture_output=True,
-                             text=True)
+        out = subprocess.run(["bash", str(INSTALL), "--hall", "--boards", "1-2", "--recorders",
+                              "2", "--host", "localhost", "--root", str(self.root)],
+                             capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
         self.logins = self.root / "etc" / "sensorboard" / "hall"
         self.broker = Broker(folder, self.root / "etc/mosquitto/conf.d/sensorboard.conf").start()
@@ -203,6 +203,25 @@ def test_only_a_recorder_acks_and_only_an_arbiter_corrects(tmp_path, hall):
     snoop.close()
     recorder.stop()
     board.close()
+
+
+def test_recorders_sharing_the_load_read_journals_through_a_shared_subscription(hall):
+    """Several recorders (a login each) join $share/<group>/...: the ACL lets them."""
+    recorders = [hall.client(f"recorder-{n}", tls=False) for n in (1, 2)]
+    for recorder in recorders:
+        recorder.paho.subscribe("$share/hall/sensorboard/+/journal", qos=1)
+    time.sleep(0.3)
+    board = hall.client("board-1")
+    for n in range(4):
+        board.publish("sensorboard/1/journal", [{"n": n}])
+    board.close()
+
+    def got():
+        return sorted(m[0]["n"] for r in recorders for _, m in r.received)
+
+    wait_until(lambda: got() == [0, 1, 2, 3], what="each entry at one recorder")
+    for recorder in recorders:
+        recorder.close()
 
 
 def test_a_fresh_journal_on_a_boards_login_is_recorded_beside_the_old_one(tmp_path, hall):
