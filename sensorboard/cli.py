@@ -126,6 +126,8 @@ def build_parser() -> Parser:
     rec.add_argument("--host", default="127.0.0.1", help="address of the overview page")
     rec.add_argument("--port", type=int, default=8090, help="port of the overview page")
     rec.add_argument("--token", help="the arbiter's token for corrections")
+    rec.add_argument("--pairings", metavar="FILE", help="the pairing file (CSV: round, board, "
+                     "white, black), shown on each board of the broadcast")
     ex = sub.add_parser("export", help="a round's records (or its results as CSV)")
     ex.add_argument("store", help="the recorder's store or a board's journal.sqlite")
     ex.add_argument("--round", help="only this round (the Round tag)")

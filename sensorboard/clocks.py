@@ -295,16 +295,49 @@ def hms(seconds: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
+def side_text(view: dict, player: str) -> str:
+    """A side's clock in words, from :func:`to_json`: ``clock 0:09:58 running, low``."""
+    left = view["left"][player]
+    words = [f"clock {hms(left)}"]
+    if view.get("running") == player:
+        words.append("running")
+    if view.get("phase") == "flagged" and left <= 0:
+        words.append("flag fallen")
+    elif left <= view.get("low", 0):
+        words.append("low")
+    return words[0] + (" " + ", ".join(words[1:]) if len(words) > 1 else "")
+
+
 def to_json(clock: GameClock, now: float) -> dict:
     """The clock for the journal and the views: seconds left per player at ``now``, who
-    runs (``side``: whose side runs, ran last or runs next), the phase, the time control
-    and its low-time mark."""
+    runs (``side``: whose side runs, ran last or runs next), the delay still to wait
+    before the running clock counts (``wait``), the phase, the time control and its
+    low-time mark."""
+    wait = 0.0
+    if clock.phase is Phase.RUNNING:
+        stage = clock.control.stage(clock.turns[clock.turn])
+        if stage.timing is Timing.DELAY:
+            wait = max(0.0, stage.bonus - (now - clock.since))
     return {"control": str(clock.control),
             "left": {p: round(remaining(clock, p, now), 3) for p in clock.players},
+            "wait": round(wait, 3),
             "turns": dict(zip(clock.players, clock.turns, strict=True)),
             "running": clock.running, "side": clock.players[clock.turn],
             "phase": clock.phase.value,
             "low": clock.control.low_time}
+
+
+def view_at(data: dict, since: float, now: float) -> dict:
+    """A ``clock`` entry (written at ``since``) as it stands at ``now``, both on the same
+    clock (the recorder: wall-clock seconds): the running side's time counted down."""
+    running = data.get("running")
+    if running not in data.get("left", {}):
+        return dict(data)
+    gone = max(0.0, now - since)
+    wait = float(data.get("wait", 0.0))
+    left = dict(data["left"])
+    left[running] = round(max(0.0, left[running] - max(0.0, gone - wait)), 3)
+    return {**data, "left": left, "wait": round(max(0.0, wait - gone), 3)}
 
 
 def from_json(data: dict, now: float) -> GameClock:

@@ -65,6 +65,7 @@ class GameLog:
         self.ended = False
         self.last_at: float | None = None
         self.clock: dict | None = None  # the last ``clock`` entry (sensorboard.clocks)
+        self.open: str | None = None  # "question" or "error" while the board shows one
         self.clock_at: float | None = None  # its wall-clock time
 
     def note(self, text: str) -> None:
@@ -74,6 +75,7 @@ class GameLog:
         """Replay one entry (its JSON item; ``at`` its wall-clock time)."""
         kind = item.get("type")
         self.last_at = at
+        self._follow_open(kind)
         if kind == "move":
             self._move(item, at)
         elif kind == "takeback":
@@ -123,6 +125,15 @@ class GameLog:
                 self.state.pop()
             raise GameLogError(f"turn {len(self.turns) + 1} {text!r}: {e}") from None
         self.turns.append(Turn(item.get("player", ""), text, at, item.get("t")))
+
+    def _follow_open(self, kind: str | None) -> None:
+        """A question is open from its prompt until an answer, a turn or a correction; an
+        error until the board changes again."""
+        if kind in ("prompt", "error"):
+            self.open = "question" if kind == "prompt" else "error"
+        elif kind in ("answer", "move", "takeback", "correction", "setup", "end") or (
+                kind == "sensor" and self.open == "error"):
+            self.open = None
 
     def _clock(self, item: dict, at: float | None) -> None:
         self.clock, self.clock_at = item, at

@@ -16,7 +16,7 @@ from sensorboard import demo as demos
 from sensorboard.board import BoardOptions, open_board
 from sensorboard.commands import COMMANDS, TypedCommands
 from sensorboard.numbering import move_label
-from sensorboard.service import BoardService, result_text
+from sensorboard.service import BoardService
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
 
@@ -140,5 +140,5 @@ def run_live(args, layout: Layout) -> int:
                 print(move_line(item))
         finally:
             board.close()  # record, link and journal closed; the LEDs go dark
-    print(f"{result_text(service.tracker.state)}; record written to {recorder.record_path}")
+    print(f"{service.result()}; record written to {recorder.record_path}")
     return 0

@@ -292,6 +292,7 @@ def command(args) -> int:
         store.close()
         print(results_csv(records) if args.csv else round_text(records), end="")
         return 0
+    from sensorboard.tournament import PairingError, read_pairings
     from sensorboard.web.overview import serve
 
     if args.share is not None and not args.store.startswith(POSTGRESQL):
@@ -300,18 +301,19 @@ def command(args) -> int:
     if args.share is not None and args.name is None:
         return fail("--share: give each recorder of the group its own --name")
     try:
+        pairings = read_pairings(args.pairings) if args.pairings else ()
         host, port, login = parse_broker(args.broker)
         arbiter = parse_broker(args.arbiter) if args.arbiter else None
         if arbiter is not None and arbiter[:2] != (host, port):
             return fail(f"--arbiter: the broker is {host}:{port}, as --broker says")
         store = open_store(args.store)
-    except (MqttUrlError, JournalError, StoreError) as e:
+    except (MqttUrlError, JournalError, StoreError, PairingError) as e:
         return fail(str(e))
     recorder = Recorder(store, host, port, login=login,
                         arbiter=None if arbiter is None else arbiter[2],
                         client_id=args.name or "sensorboard-recorder", share=args.share)
     try:
-        asyncio.run(serve(recorder, args.host, args.port, args.token))
+        asyncio.run(serve(recorder, args.host, args.port, args.token, pairings))
     except KeyboardInterrupt:
         pass
     except OSError as e:

@@ -20,7 +20,7 @@ from sensorboard.journal import Entry, Journal
 from sensorboard.record import format_record, record_from_log
 
 JOURNAL_NAME = "journal.sqlite"
-REWRITE = {"move", "takeback", "correction", "setup", "end"}  # entries that change the record
+REWRITE = {"move", "takeback", "correction", "setup", "end", "clock"}  # what the record shows
 
 
 class Recorder:

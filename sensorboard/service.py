@@ -199,8 +199,13 @@ class BoardService:
 
     def next_timer(self) -> float | None:
         """When :meth:`step` will next have something to say if nothing else happens."""
-        due = [t for t in (self.tracker.next_timer(), self._setup_due,
-                           self.timing and clocks.flag_at(self.timing)) if t is not None]
+        due = [t for t in (self._board_timer(), self.timing and clocks.flag_at(self.timing))
+               if t is not None]
+        return min(due, default=None)
+
+    def _board_timer(self) -> float | None:
+        """When the board itself (not the game clock) next has something to say."""
+        due = [t for t in (self.tracker.next_timer(), self._setup_due) if t is not None]
         return min(due, default=None)
 
     def _read(self, now: float):
@@ -496,7 +501,7 @@ class BoardService:
                 and (self.sim is None or self.sim.quiet_after() < self._read_at))
 
     def settled(self) -> bool:
-        return (self.sensed() and self.next_timer() is None and self.tracker.prepared
+        return (self.sensed() and self._board_timer() is None and self.tracker.prepared
                 and (self.buttons is None or self.buttons.settled()))
 
     # --- outputs ------------------------------------------------------------------------
@@ -538,6 +543,11 @@ class BoardService:
         for cell, role in frame.items():
             self.strip.set(self.layout.cell_led[cell], self.palette[role])
         self.strip.show()
+
+    def result(self) -> str:
+        """The game's result in words (``dark wins (clear out of time)``), ``*`` while it
+        runs."""
+        return self.flagged["result"] if self.flagged else result_text(self.tracker.state)
 
     def final(self) -> dict:
         state = self.tracker.state

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sensorboard import guidance
+from sensorboard import clocks, guidance
 from sensorboard.numbering import move_label
-from sensorboard.service import BoardService, result_text
+from sensorboard.service import BoardService
 
 RESET = "\x1b[0m"
 
@@ -65,14 +65,16 @@ def render(service: BoardService, color: bool = True) -> str:
     roles = sorted(set(service.frame.values()))
     legend = ", ".join(f"{_bg(service.palette[r]) if color else ''}{r}{RESET if color else ''}"
                        for r in roles)
-    status = result_text(state) if state.outcome() else f"{tracker.player} to move"
+    status = service.result() if state.outcome() or service.flagged \
+        else f"{tracker.player} to move"
     if tracker.rolled:
         status += f", rolled {tracker.rolled} (enter on {', '.join(tracker.roll_cells())})"
     moves = tracker.turns()
     last = f"{move_label(len(moves), len(state.PLAYERS))} {moves[-1]}" if moves else "-"
     lines.append(f"{status}; last move: {last}")
     lines.append(f"LEDs: {legend or 'off'}")
-    lines += sides(state)
+    lines += sides(state, service.timing and clocks.to_json(service.timing,
+                                                            service.clock.now()))
     hand = guidance.in_hand(tracker)
     if hand:
         lines.append(hand)
@@ -89,13 +91,16 @@ def render(service: BoardService, color: bool = True) -> str:
     return "\n".join(lines)
 
 
-def sides(state) -> list[str]:
-    """One line per player: the clock, the pieces in hand, the captures."""
+def sides(state, timing: dict | None = None) -> list[str]:
+    """One line per player: the clock (``timing``: the game clock's view, with the time
+    left), the pieces in hand, the captures."""
     out = []
     stock, captured = state.stock(), state.captured()
     running = None if state.outcome() else state.to_move
     for player in state.PLAYERS:
-        parts = ["clock running"] if player == running else []
+        parts = ["clock running"] if player == running and timing is None else []
+        if timing is not None:
+            parts.append(clocks.side_text(timing, player))
         parts += [f"{n} x {piece} in hand" for piece, n in stock.get(player, {}).items()]
         if player in captured:
             parts.append(f"captured {captured[player]}")

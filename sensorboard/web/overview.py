@@ -1,7 +1,9 @@
 """The recorder's pages: every board live, each round's records, the arbiter's corrections.
 
 - ``GET /`` the overview page (it polls ``/api/boards`` every second)
-- ``GET /api/boards`` every board: online, game, players, turns, last turn, result
+- ``GET /api/boards`` every board: online, status, game, players' names, clocks, turns,
+  last turn, result
+- the broadcast (:mod:`sensorboard.web.broadcast`): ``GET /broadcast`` and its data
 - ``GET /rounds/<round>/records.txt`` the round's records, one after another (a broadcast
   relay may poll it); ``GET /rounds/<round>/results.csv`` its results; ``?event=`` narrows
 - ``POST /api/boards/<board>/correct`` with the arbiter's token (header
@@ -21,6 +23,8 @@ from aiohttp import web
 
 from sensorboard.record import results_csv, round_text
 from sensorboard.recorder import Recorder
+from sensorboard.tournament import Pairing
+from sensorboard.web.broadcast import Broadcast, add_routes
 
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "X-Sensorboard-Token"
@@ -60,15 +64,18 @@ def check_command(body: object) -> dict | str:
     return command
 
 
-def make_app(recorder: Recorder, token: str | None) -> web.Application:
+def make_app(recorder: Recorder, token: str | None,
+             pairings: tuple[Pairing, ...] = ()) -> web.Application:
     app = web.Application(client_max_size=64 * 1024)
     app[RECORDER] = recorder
+    broadcast = Broadcast(recorder, pairings)
+    add_routes(app, broadcast)
 
     async def index(request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "overview.html", headers={"Cache-Control": "no-cache"})
 
     async def boards(request: web.Request) -> web.Response:
-        return web.json_response({"boards": recorder.overview(),
+        return web.json_response({"boards": broadcast.boards(None),
                                   "token_required": token is not None})
 
     async def round_records(request: web.Request) -> web.Response:
@@ -116,14 +123,16 @@ def make_app(recorder: Recorder, token: str | None) -> web.Application:
     return app
 
 
-async def serve(recorder: Recorder, host: str, port: int, token: str | None) -> None:
+async def serve(recorder: Recorder, host: str, port: int, token: str | None,
+                pairings: tuple[Pairing, ...] = ()) -> None:
     """Run the recorder and its pages until cancelled."""
-    runner = web.AppRunner(make_app(recorder, token), access_log=None)
+    runner = web.AppRunner(make_app(recorder, token, pairings), access_log=None)
     await runner.setup()
     task = asyncio.ensure_future(recorder.run())
     try:
         await web.TCPSite(runner, host, port).start()
-        print(f"sensorboard recorder: overview at http://{host}:{port}/", flush=True)
+        print(f"sensorboard recorder: overview at http://{host}:{port}/, broadcast at "
+              f"http://{host}:{port}/broadcast", flush=True)
         await task
     finally:
         task.cancel()

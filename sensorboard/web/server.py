@@ -51,7 +51,7 @@ from sensorboard import demo as demos
 from sensorboard import guidance
 from sensorboard.board import Board, BoardOptions, open_board
 from sensorboard.options import known_buttons
-from sensorboard.service import BoardService, ServiceError, result_text
+from sensorboard.service import BoardService, ServiceError
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
 LOG = logging.getLogger(__name__)
@@ -353,7 +353,7 @@ class WebSession:
         self.board.close()
 
     def result(self) -> str:
-        return result_text(self.service.tracker.state)
+        return self.service.result()
 
 
 # --- HTTP ---------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import rules
 from boards import hints
-from sensorboard import guidance
+from sensorboard import clocks, guidance
 from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService, outcome_json, result_text
 
@@ -44,7 +44,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
     decided = guidance.decided(tracker)
     cells = {name: cell_view(service, name, shown, decided) for name in state.GEOMETRY.names}
     moves = tracker.turns()
-    outcome = outcome_json(state)
+    outcome = outcome_json(state) or (service.flagged or {}).get("outcome")
     return {
         "type": "state",
         "board": board,
@@ -55,13 +55,15 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "players": list(state.PLAYERS),
         "to_move": state.to_move,
         "outcome": outcome,
-        "result": result_text(state) if outcome else None,
+        "result": (service.flagged or {}).get("result") or (
+            result_text(state) if outcome else None),
         "moves": moves,
         "numbered": full_moves(moves, len(state.PLAYERS)),
         "stock": state.stock(),
         "captured": state.captured(),
         "home": state.home(),
         "clock": state.to_move if not outcome and state.to_move in state.PLAYERS else None,
+        "clocks": service.timing and clocks.to_json(service.timing, service.clock.now()),
         "hand": guidance.in_hand(tracker),
         "advice": guidance.advice(service),
         "cells": cells,

@@ -491,7 +491,12 @@ function drawSides(pos, snap) {
     const parts = [name];
     const running = !review && snap.clock === player;
     li.classList.toggle("running", running);
-    if (running) {
+    if (snap.clocks && !review) {  // the game's clock: time left, ticking while it runs
+      const c = document.createElement("span");
+      c.className = "clock";
+      tickClock(c, snap.clocks, player);
+      parts.push(c);
+    } else if (running) {
       const c = document.createElement("span");
       c.className = "clock";
       c.textContent = "clock running";

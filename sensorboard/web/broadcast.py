@@ -1,0 +1,160 @@
+"""The recorder's broadcast for spectators and arbiters: every board of the round live.
+
+- ``GET /broadcast`` a grid of the round's boards (``?round=N``; default: the last round
+  of the pairing file, else the last Round tag the boards sent): each a mini-board with
+  the players' names, both clocks, the last move, the move number and the status;
+  and the standings
+- ``GET /broadcast/<board>`` one board, read-only, with its move list
+- ``GET /api/round`` (``?round=N``) what the grid shows, as JSON: the round, its boards,
+  the standings; ``GET /api/boards/<board>`` one board with its moves;
+  ``GET /api/geometry/<game>`` a game's board for the drawing
+
+A board's status is ``finished``, ``offline``, ``error`` (the board reports a position no
+legal turn explains), ``question`` (it asks the players), ``playing``, or ``waiting``
+(paired, no game of the round yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from pathlib import Path
+
+from aiohttp import web
+
+import rules
+from sensorboard import clocks
+from sensorboard.numbering import full_moves, move_label
+from sensorboard.recorder import BoardView, Recorder
+from sensorboard.tournament import Game, Pairing, round_order, standings
+
+STATIC = Path(__file__).parent / "static"
+
+
+def status(view: BoardView, has_game: bool) -> str:
+    log = view.log if has_game else None
+    if log is not None and log.ended:
+        return "finished"
+    if not view.online:
+        return "offline"
+    if log is None:
+        return "waiting"
+    return log.open or "playing"
+
+
+def board_json(view: BoardView, pairing: Pairing | None, round_: str | None,
+               now: float) -> dict:
+    """One board as the grid shows it (``now``: wall-clock seconds, for the clocks)."""
+    log = view.log
+    has_game = log is not None and (round_ is None or log.tags.get("Round", round_) == round_)
+    out = view.json() if has_game else {"board": view.board, "online": view.online,
+                                        "conflicts": view.conflicts}
+    out.update(status=status(view, has_game), round=round_)
+    tags = log.tags if has_game else {}
+    names = [pairing.white, pairing.black] if pairing else [tags.get("White", ""),
+                                                            tags.get("Black", "")]
+    out["names"] = [n if n not in ("", "?") else "" for n in names]
+    if not has_game:
+        return out
+    players = log.players
+    out["pieces"] = {c: list(p) for c, p in log.state.physical().items()}
+    out["move_number"] = move_label(len(log.turns), len(players)) if log.turns else None
+    clock = None
+    if log.clock is not None and log.clock_at is not None:
+        # a finished game's clocks stand still, whatever the board last sent
+        clock = clocks.view_at(log.clock, log.clock_at, log.last_at if log.ended else now)
+        if log.ended:
+            clock["running"] = None
+    out["clock"] = clock
+    return out
+
+
+@functools.cache
+def geometry(game: str) -> dict:
+    return rules.new_game(game).GEOMETRY.to_json()
+
+
+class Broadcast:
+    """The broadcast's data over a recorder and the round's pairings."""
+
+    def __init__(self, recorder: Recorder, pairings: tuple[Pairing, ...] = ()) -> None:
+        self.recorder = recorder
+        self.pairings = pairings
+        self._standings: tuple[int, list[dict]] | None = None  # (recorder.changed, table)
+
+    def default_round(self) -> str | None:
+        rounds = {p.round for p in self.pairings} or {
+            v.log.tags["Round"] for v in self.recorder.boards.values()
+            if v.log is not None and v.log.tags.get("Round")}
+        return max(rounds, key=round_order) if rounds else None
+
+    def pairing(self, round_: str | None, board: str) -> Pairing | None:
+        return next((p for p in self.pairings if p.round == round_ and p.board == board),
+                    None)
+
+    def boards(self, round_: str | None) -> list[dict]:
+        paired = {p.board for p in self.pairings if p.round == round_}
+        views = self.recorder.boards
+        names = paired | {b for b, v in views.items() if not paired or round_ is None or (
+            v.log is not None and v.log.tags.get("Round") == round_)}
+        now = time.time()
+        return [board_json(views.get(b) or BoardView(b), self.pairing(round_, b), round_, now)
+                for b in sorted(names, key=round_order)]
+
+    def standings(self) -> list[dict]:
+        """Every stored game's result, the pairing's names first (blocking: the store)."""
+        games = []
+        for record in self.recorder.store.records():
+            tags = record.tags
+            p = self.pairing(tags.get("Round"), tags.get("Board", ""))
+            white, black = (p.white, p.black) if p else (tags.get("White", "?"),
+                                                         tags.get("Black", "?"))
+            games.append(Game(white, black, record.result))
+        return [{"name": s.name, "points": s.points, "games": s.games}
+                for s in standings(games)]
+
+    async def cached_standings(self) -> list[dict]:
+        changed = self.recorder.changed
+        if self._standings is None or self._standings[0] != changed:
+            table = await asyncio.get_running_loop().run_in_executor(None, self.standings)
+            self._standings = (changed, table)
+        return self._standings[1]
+
+
+def add_routes(app: web.Application, broadcast: Broadcast) -> None:
+    async def page(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "broadcast.html", headers={"Cache-Control": "no-cache"})
+
+    async def board_page(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
+
+    async def round_json(request: web.Request) -> web.Response:
+        round_ = request.query.get("round") or broadcast.default_round()
+        return web.json_response({"round": round_, "boards": broadcast.boards(round_),
+                                  "standings": await broadcast.cached_standings()})
+
+    async def one_board(request: web.Request) -> web.Response:
+        board = request.match_info["board"]
+        view = broadcast.recorder.boards.get(board)
+        if view is None:
+            return web.json_response({"error": f"no board {board!r}"}, status=404)
+        round_ = view.log.tags.get("Round") if view.log is not None else None
+        out = board_json(view, broadcast.pairing(round_, board), round_, time.time())
+        moves = [t.text for t in view.log.turns] if view.log is not None else []
+        players = len(view.log.players) if view.log is not None else 2
+        out["moves"] = [{"number": n, "turns": group} for n, group in full_moves(moves, players)]
+        return web.json_response(out)
+
+    async def game_geometry(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        if game not in rules.GAMES:
+            return web.json_response({"error": f"unknown game {game!r}"}, status=404)
+        return web.json_response(geometry(game), headers={"Cache-Control": "max-age=3600"})
+
+    app.router.add_get("/broadcast", page)
+    app.router.add_get("/broadcast/{board}", board_page)
+    app.router.add_get("/api/round", round_json)
+    app.router.add_get("/api/boards/{board}", one_board)
+    app.router.add_get("/api/geometry/{game}", game_geometry)
+    app.router.add_static("/static/", STATIC)

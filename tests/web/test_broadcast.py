@@ -1,0 +1,224 @@
+"""The broadcast in Chromium: a 50-board round on a real broker, clocks ticking, a flag
+falling on a real board, the standings, the pairing file's names, a board's own page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+
+import paho.mqtt.client as paho
+import pytest
+from playwright.sync_api import expect
+
+import rules
+from sensorboard import clocks
+from sensorboard.board import BoardOptions, open_board
+from sensorboard.recorder import Recorder, open_store
+from sensorboard.tournament import PairingError, parse_pairings
+from sensorboard.web.overview import serve
+from tests.recording.broker import Broker, free_port
+from tests.recording.hall import wait_until
+
+BOARDS = 50
+FLAG = "50"  # the real board, whose flag falls
+
+
+class Hall:
+    """49 boards' journals as the recorder receives them, through one MQTT client; each
+    game a random legal Tessella game with its clock entries, as a board writes them."""
+
+    def __init__(self, port: int) -> None:
+        self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="test-hall")
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        self.seq: dict[str, int] = {}
+
+    def entry(self, board: str, game: str, item: dict) -> None:
+        seq = self.seq[board] = self.seq.get(board, 0) + 1
+        entry = {"board": board, "seq": seq, "game": game, "at": time.time(), "item": item,
+                 "journal": f"journal-{board}"}
+        self.client.publish(f"sensorboard/{board}/journal", json.dumps([entry]), qos=1)
+
+    def status(self, board: str, online: bool) -> None:
+        self.client.publish(f"sensorboard/{board}/status",
+                            json.dumps({"online": online, "board": board}), qos=1, retain=True)
+
+    def game(self, board: str, turns: int, rng: random.Random) -> tuple[str, rules.GameState]:
+        state = rules.new_game("tessella")
+        uid = uuid.uuid4().hex
+        self.status(board, True)
+        self.entry(board, uid, {"type": "start", "game": "tessella", "options": {},
+                                "position": state.position_str(),
+                                "players": list(state.PLAYERS), "uid": uid, "board": board,
+                                "tags": {"Round": "1", "Board": board,
+                                         "TimeControl": "600+5"}})
+        now = time.time()
+        timing = clocks.start(clocks.GameClock.new(clocks.TimeControl.parse("600+5"),
+                                                   state.PLAYERS), now - 3 * turns)
+        for ply in range(1, turns + 1):
+            player = state.to_move
+            move = rng.choice(state.legal_moves())
+            text = state.move_str(move)
+            state.push(move)
+            self.entry(board, uid, {"type": "move", "t": 0.0, "ply": ply, "player": player,
+                                    "move": text})
+            timing = clocks.end_turn(timing, now - 3 * (turns - ply))
+            self.entry(board, uid, {"type": "clock", "t": 0.0, "why": "turn",
+                                    **clocks.to_json(timing, time.time())})
+        return uid, state
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+class RecorderPages:
+    """The recorder with its pages and the pairing file, on a loop in a thread."""
+
+    def __init__(self, store_path, broker_port: int, pairings) -> None:
+        self.port = free_port()
+        self.store = open_store(str(store_path))
+        self.recorder = Recorder(self.store, "127.0.0.1", broker_port)
+        self.loop = asyncio.new_event_loop()
+        self.task = None
+        threading.Thread(target=self._run, args=(pairings,), daemon=True).start()
+        wait_until(lambda: self.task is not None and self.recorder.connected.is_set(),
+                   what="the recorder")
+
+    def _run(self, pairings) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(serve(self.recorder, "127.0.0.1", self.port, None,
+                                                pairings))
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
+            return json.loads(r.read())
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        time.sleep(0.2)
+        self.store.close()
+
+
+def run_board(board, stop: threading.Event) -> None:
+    """The real board's live loop: a scan every 5 ms until its game ends."""
+    service = board.service
+    service.press("clock", "dark")  # dark starts clear's clock; clear never moves
+    while not stop.is_set() and service.flagged is None:
+        service.step()
+        time.sleep(0.005)
+
+
+def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page, artifacts):
+    names = {str(n): (f"White {n}", f"Black {n}") for n in range(1, BOARDS + 1)}
+    pairings = parse_pairings("round,board,white,black\n" + "".join(
+        f'1,{n},"{w}","{b}"\n' for n, (w, b) in names.items()))
+    broker = Broker(tmp_path).start()
+    pages = RecorderPages(tmp_path / "recorder.sqlite", broker.port, pairings)
+    hall = Hall(broker.port)
+    real = open_board(BoardOptions(
+        "tessella", records=tmp_path / "b50", board=FLAG, mqtt=f"mqtt://127.0.0.1:{broker.port}",
+        tags={"Round": "1", "Board": FLAG, "TimeControl": "4+0"}))
+    stop = threading.Event()
+    try:
+        rng = random.Random(24)
+        turns = {}
+        for n in range(1, BOARDS):
+            board = str(n)
+            turns[board] = rng.randrange(2, 9)
+            uid, state = hall.game(board, turns[board], rng)
+            if board == "2":
+                hall.entry(board, uid, {"type": "prompt", "t": 0.0, "options": ["a", "none"]})
+            elif board == "3":
+                hall.entry(board, uid, {"type": "error", "t": 0.0, "cells": {"c3": "empty"}})
+            elif board == "4":
+                hall.status(board, False)
+            elif board == "5":
+                hall.entry(board, uid, {"type": "end", "t": 0.0, "result": "1-0",
+                                        "reason": "adjudication"})
+        threading.Thread(target=run_board, args=(real, stop), daemon=True).start()
+        wait_until(lambda: len(pages.get("/api/round")["boards"]) == BOARDS
+                   and all(b.get("turns") == turns[b["board"]]
+                           for b in pages.get("/api/round")["boards"] if b["board"] in turns),
+                   what="every board stored")
+
+        page.goto(f"http://127.0.0.1:{pages.port}/broadcast")
+        cards = page.locator("a.card")
+        expect(cards).to_have_count(BOARDS)
+        expect(page.locator("#title")).to_have_text("Round 1")
+        seven = page.locator('a.card[data-board="7"]')
+        expect(seven.locator(".player.p0 .name")).to_have_text("White 7")
+        expect(seven.locator(".player.p1 .name")).to_have_text("Black 7")
+        expect(seven.locator("svg.mini circle.piece")).to_have_count(14)
+        mover = "p0" if turns["7"] % 2 == 0 else "p1"
+        running = seven.locator(f".player.{mover} .time")
+        first = running.inner_text()
+        expect(running).not_to_have_text(first, timeout=3000)  # the clock ticks down
+        other = seven.locator(f".player.{'p1' if mover == 'p0' else 'p0'} .time")
+        still = other.inner_text()
+        page.wait_for_timeout(1100)
+        assert other.inner_text() == still  # the side not to move waits
+        label = f"{(turns['7'] + 1) // 2}.{'' if turns['7'] % 2 else '..'}"
+        expect(seven.locator(".last")).to_contain_text(label)
+        for board, text in (("2", "question open"), ("3", "error on the board"),
+                            ("4", "offline"), ("5", "finished"), ("9", "playing")):
+            expect(page.locator(f'a.card[data-board="{board}"] .status')).to_have_text(text)
+
+        flagged = page.locator(f'a.card[data-board="{FLAG}"]')
+        expect(flagged.locator(".status")).to_have_text("finished", timeout=15000)
+        expect(flagged.locator(".result")).to_have_text("0-1 (clear out of time)")
+        expect(flagged.locator(".player.p0 .time")).to_have_text("0:00")
+        standings = page.locator("#standings tbody tr")
+        expect(standings).to_have_count(4)  # boards 5 and 50 are finished
+        expect(standings.nth(0)).to_contain_text("1")
+        expect(page.locator("#standings")).to_contain_text(f"Black {FLAG}")
+        expect(page.locator("#standings")).to_contain_text("White 5")
+        page.screenshot(path=str(artifacts / "broadcast.png"))
+
+        seven.click()
+        expect(page).to_have_url(f"http://127.0.0.1:{pages.port}/broadcast/7")
+        expect(page.locator("#moves li")).to_have_count((turns["7"] + 1) // 2)
+        expect(page.locator(".player.p0 .name")).to_have_text("White 7")
+        expect(page.locator("#status")).to_have_text("playing")
+        assert not page.locator("button, input, select").count()  # read-only
+    finally:
+        stop.set()
+        real.close()
+        hall.close()
+        pages.stop()
+        broker.stop()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("round,board,white\n1,1,Ann\n", "pairings:1: the header needs the columns round, "
+                                     "board, white, black; missing black"),
+    ("round,board,white,black\n1,1,Ann,\n", "pairings:2: column black is empty"),
+    ("round,board,white,black\n1,1,Ann,Bo\n1,1,Cy,Di\n",
+     "pairings:3: round 1 board 1 is paired already on line 2"),
+])
+def test_a_bad_pairing_file_is_one_line_naming_where(text, says):
+    with pytest.raises(PairingError) as e:
+        parse_pairings(text)
+    assert str(e.value) == says
+
+
+def test_the_recorder_refuses_a_bad_pairing_file_in_one_line(tmp_path):
+    bad = tmp_path / "round3.csv"
+    bad.write_text("round,board,white,black\n3,1,Ann,Bo\n3,2,,Di\n")
+    proc = subprocess.run([sys.executable, "-m", "sensorboard", "recorder", "--pairings",
+                           str(bad), "--store", str(tmp_path / "rec.sqlite")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [f"sensorboard recorder: {bad}:3: column white is empty"]
+    assert not (tmp_path / "rec.sqlite").exists()
