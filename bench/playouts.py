@@ -9,7 +9,10 @@ probabilities), the same work on every tree:
 - playout: decisions/s of ``legal_moves()`` + a random choice + ``push`` from the start;
 - push+pop: every legal decision of positions of those games pushed and popped again,
   pairs/s (the walk a search or the tracker makes);
-- clone: ``clone()`` of those positions, copies/s.
+- clone: ``clone()`` of those positions, copies/s;
+- python-chess: random playouts from the start (legal moves + a random choice + push per
+  ply, seeded) in the same process, plies/s, the reference each game's playouts are
+  divided by (``x chess``).
 
 With ``--against TREE`` (a source tree of another commit, e.g. unpacked by ``git archive
 COMMIT | tar -x -C TREE``) both trees are measured alternately in fresh processes
@@ -57,10 +60,29 @@ def random_decision(state, rng):
     return move
 
 
+#: python-chess's seeded playouts: games and the most plies each (about a second here).
+CHESS = (60, 200)
+
+
+def chess_playouts() -> list[float]:
+    """``[plies/s, plies]`` of python-chess's seeded random playouts from the start."""
+    import chess
+
+    plies, start = 0, time.process_time()
+    for seed in range(CHESS[0]):
+        rng, board = random.Random(seed), chess.Board()
+        for _ in range(CHESS[1]):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+    return [plies / (time.process_time() - start), plies]
+
+
 def measure() -> dict[str, list[float]]:
     """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions]}`` on the rules
-    package first on ``sys.path``."""
-    out = {}
+    package first on ``sys.path``, and ``{"chess": [plies/s, plies]}``."""
+    out = {"chess": chess_playouts()}
     for game, (games, most) in WORK.items():
         lines, positions = [], []
         decisions = 0
@@ -100,18 +122,29 @@ def measure() -> dict[str, list[float]]:
 
 
 def table(runs: dict[str, list[dict]]) -> None:
+    """Best of each tree's rounds; a game's ratio to python-chess is taken within each
+    process (the same minutes), the best ratio kept."""
     labels = list(runs)
-    head = " | ".join(f"{what}, {label}" for what in ("playout decisions/s", "push+pop/s",
-                                                      "clone/s") for label in labels)
+    head = " | ".join(f"{what}, {label}" for what in ("playout decisions/s", "x chess",
+                                                      "push+pop/s", "clone/s")
+                      for label in labels)
     print(f"| game | {head} | decisions |")
-    print("|---|" + "---:|" * (3 * len(labels) + 1))
+    print("|---|" + "---:|" * (4 * len(labels) + 1))
+    chess = [f"{max(r['chess'][0] for r in runs[label]):,.0f}" for label in labels]
+    print(f"| python-chess (reference) | {' | '.join(chess)} |"
+          + " |" * (3 * len(labels)) + f" {runs[labels[0]][0]['chess'][1]:,.0f} |")
     for game in WORK:
         counts = {r[game][3] for label in labels for r in runs[label]}
         if len(counts) != 1:
             raise SystemExit(f"bench/playouts.py: {game}: the trees played different games "
                              f"({sorted(counts)} decisions)")
-        cells = [f"{max(r[game][k] for r in runs[label]):,.0f}"
-                 for k in range(3) for label in labels]
+        best = {label: [max(r[game][k] for r in runs[label]) for k in range(3)]
+                for label in labels}
+        ratio = {label: max(r[game][0] / r["chess"][0] for r in runs[label])
+                 for label in labels}
+        cells = ([f"{best[label][0]:,.0f}" for label in labels]
+                 + [f"{ratio[label]:.2f}" for label in labels]
+                 + [f"{best[label][k]:,.0f}" for k in (1, 2) for label in labels])
         print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
 
 

@@ -46,6 +46,7 @@ Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ from typing import NamedTuple
 from .base import GameState, Outcome
 from .errors import MoveSyntaxError, PositionError, SetupError
 from .geometry import grid
+from .tesulda_reach import ALL, BIT, DIRS, NEAR, RAYS, Kind, Traits, leg, squares, zone_distance
 
 NAME = "tesulda"
 PLAYERS = ("light", "dark")
@@ -74,36 +76,8 @@ GEOMETRY = grid(SIZE, SIZE)
 CELLS = GEOMETRY.names
 _INDEX = {n: i for i, n in enumerate(CELLS)}
 _N = SIZE * SIZE
-# Directions 0-3 straight, 4-7 diagonal.
-_DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
-_STRAIGHT, _DIAGONAL = (0, 1, 2, 3), (4, 5, 6, 7)
-
-
-def _rays():
-    out = []
-    for i in range(_N):
-        x, y = i % SIZE, i // SIZE
-        per = []
-        for dx, dy in _DIRS:
-            ray, cx, cy = [], x + dx, y + dy
-            while 0 <= cx < SIZE and 0 <= cy < SIZE:
-                ray.append(cy * SIZE + cx)
-                cx, cy = cx + dx, cy + dy
-            per.append(tuple(ray))
-        out.append(tuple(per))
-    return tuple(out)
-
-
-_RAYS = _rays()
-_NEAR = tuple(
-    tuple(sorted(r[0] for r in _RAYS[i] if r)) for i in range(_N)
-)  # 8-adjacent squares
+_DIRS, _RAYS, _NEAR, _zone_distance = DIRS, RAYS, NEAR, zone_distance
 _ZONE_ROWS = {1: (0, 1), 2: (8, 9)}  # starting zone rows (0-based) of side 1 / 2
-
-
-def _zone_distance(side: int, row: int) -> int:
-    """Row distance from ``row`` to the starting zone of ``side``'s enemy (D-6)."""
-    return max(0, 8 - row) if side == 1 else max(0, row - 1)
 
 
 class Figure(NamedTuple):
@@ -165,6 +139,9 @@ def parse_pieces(text: str) -> tuple[int, ...]:
     return tuple(counts)
 
 
+_counts = functools.cache(parse_pieces)  # a decision's pieces, read once per text
+
+
 def parse_figure(text: str, owner: int) -> Figure:
     """``Skh`` -> Figure; raises ValueError with a one-line reason."""
     if not text or text[0] not in BASE_LETTERS:
@@ -181,14 +158,6 @@ def figure_fault(fig: Figure) -> str | None:
     if fig.counts[CROWN] and fig.counts[STAR]:
         return f"{fig} holds a crown and a star; no figure may hold both"
     return None
-
-
-class Traits(NamedTuple):
-    straight: int
-    diagonal: int
-    jumper: bool
-    dodger: bool
-    minion: bool
 
 
 _TRAITS: dict[tuple[int, tuple[int, ...]], Traits] = {}
@@ -212,87 +181,39 @@ def traits(fig: Figure) -> Traits:
     return t
 
 
-def destinations(board: list, frm: int, fig: Figure) -> set[int]:
-    """Squares the figure on ``frm`` may end a move on by D-5, D-5a and D-6 (empty or
-    enemy-occupied; D-9 not applied). A path never comes back to its start square, so
-    the start needs no special case."""
-    straight, diagonal, jumper, dodger, minion = traits(fig)
-    ends: set[int] = set()
-    rays = _RAYS[frm]
-    for dirs, rating, other_dirs, other in ((_STRAIGHT, straight, _DIAGONAL, diagonal),
-                                           (_DIAGONAL, diagonal, _STRAIGHT, straight)):
-        if not rating:
-            continue
-        second = dodger and other
-        for d in dirs:
-            ray = rays[d]
-            if jumper:
-                if len(ray) >= rating:
-                    corner = ray[rating - 1]
-                    ends.add(corner)
-                    if second:
-                        for d2 in other_dirs:
-                            ray2 = _RAYS[corner][d2]
-                            if len(ray2) >= other:
-                                ends.add(ray2[other - 1])
-                continue
-            for sq in ray[:rating]:
-                ends.add(sq)
-                if board[sq] is not None:
-                    break
-                if second:
-                    for d2 in other_dirs:
-                        for sq2 in _RAYS[sq][d2][:other]:
-                            ends.add(sq2)
-                            if board[sq2] is not None:
-                                break
-    owner = fig.owner
-    if minion:
-        near = _zone_distance(owner, frm // SIZE)
-        return {sq for sq in ends
-                if (board[sq] is None or board[sq].owner != owner)
-                and _zone_distance(owner, sq // SIZE) < near}
-    return {sq for sq in ends if board[sq] is None or board[sq].owner != owner}
+_KINDS: dict[Figure, Kind] = {}
 
 
-def _extent(t: Traits) -> int:
-    """How far (king steps) a figure's move can end from its start."""
-    return t.straight + t.diagonal if t.dodger else max(t.straight, t.diagonal)
+def kind(fig: Figure) -> Kind:
+    """The figure's kind of mover, whose ends (D-5, D-5a, D-6) are remembered per square
+    and occupancy (:mod:`rules.tesulda_reach`)."""
+    found = _KINDS.get(fig)
+    if found is None:
+        found = _KINDS[fig] = Kind.of(traits(fig), fig.owner)
+    return found
+
+
+def occupancy(board: Sequence[Figure | None]) -> tuple[int, int, int]:
+    """``(0, light's squares, dark's squares)`` as bitmasks, indexed by side."""
+    sides = [0, 0, 0]
+    for i, f in enumerate(board):
+        if f is not None:
+            sides[f.owner] |= BIT[i]
+    return sides[0], sides[1], sides[2]
+
+
+def _moved(sides: tuple[int, int, int], frm: int, to: int) -> tuple[int, int, int]:
+    """The occupancy after the figure on ``frm`` moves onto ``to`` (taking what stood
+    there)."""
+    bf, bt = BIT[frm], BIT[to]
+    if sides[1] & bf:
+        return 0, (sides[1] ^ bf) | bt, sides[2] & ~bt
+    return 0, sides[1] & ~bt, (sides[2] ^ bf) | bt
 
 
 def _clear(board: list, frm: int, d: int, n: int) -> bool:
     """The first ``n - 1`` squares from ``frm`` in direction ``d`` are empty."""
     return all(board[sq] is None for sq in _RAYS[frm][d][:n - 1])
-
-
-def _leg(dx: int, dy: int) -> tuple[int, int, int] | None:
-    """(direction, length, kind) of a one-direction step (dx, dy); kind 0 straight,
-    1 diagonal; None if it is neither."""
-    if dx == 0 or dy == 0:
-        n = abs(dx) + abs(dy)
-        return (_DIR_INDEX[(dx // n, dy // n)], n, 0) if n else None
-    if abs(dx) == abs(dy):
-        n = abs(dx)
-        return _DIR_INDEX[(dx // n, dy // n)], n, 1
-    return None
-
-
-def can_reach(board: list, frm: int, fig: Figure, target: int) -> bool:
-    """Whether the figure on ``frm`` may move onto ``target``, a square holding an enemy
-    of it or empty (D-5, D-5a, D-6), without listing all its destinations."""
-    straight, diagonal, jumper, dodger, minion = traits(fig)
-    fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
-    dx, dy = tx - fx, ty - fy
-    if minion and _zone_distance(fig.owner, ty) >= _zone_distance(fig.owner, fy):
-        return False
-    ratings = (straight, diagonal)
-    if _one_leg(board, frm, fig, target):
-        return True
-    if not dodger or not straight or not diagonal:
-        return False
-    if max(abs(dx), abs(dy)) > straight + diagonal:
-        return False
-    return next(_turns(board, frm, target, ratings, jumper), None) is not None
 
 
 def _turns(board: list, frm: int, target: int, ratings: tuple[int, int], jumper: bool):
@@ -307,7 +228,7 @@ def _turns(board: list, frm: int, target: int, ratings: tuple[int, int], jumper:
             corner = cy * SIZE + cx
             if not jumper and board[corner] is not None:
                 break  # the path would pass an occupied square
-            rest = _leg(tx - cx, ty - cy)
+            rest = leg(tx - cx, ty - cy)
             if rest is not None and rest[2] != kind:
                 d2, n2, _ = rest
                 if jumper:
@@ -321,7 +242,7 @@ def _one_leg(board: list, frm: int, fig: Figure, target: int) -> bool:
     """Whether ``target`` is one leg away from ``frm`` for the figure (D-5; D-6 not
     applied)."""
     straight, diagonal, jumper, _, _ = traits(fig)
-    one = _leg(target % SIZE - frm % SIZE, target // SIZE - frm // SIZE)
+    one = leg(target % SIZE - frm % SIZE, target // SIZE - frm // SIZE)
     if one is None:
         return False
     d, n, kind = one
@@ -339,7 +260,6 @@ def corners(board: list, frm: int, fig: Figure, target: int) -> list[int]:
             if board[c] is None]
 
 
-_DIR_INDEX = {d: i for i, d in enumerate(_DIRS)}
 _FIRST_LEGS = tuple((d, 0 if i < 4 else 1) for i, d in enumerate(_DIRS))
 
 
@@ -374,6 +294,34 @@ def _swap_ok(counts: tuple[int, ...]) -> bool:
     return SWAP_MIN <= plain <= SWAP_MAX and _fits(counts)
 
 
+_SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
+
+
+def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
+    """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
+    both keep 1-4 plain pieces, within the cap)."""
+    found = _SWAPS.get((give, take))
+    if found is None:
+        found = _SWAPS[give, take] = tuple(
+            pieces_str(c) for c in _subsets(give)
+            if _swap_ok(_add(give, c, -1)) and _swap_ok(_add(take, c)))
+    return found
+
+
+_CHOICES: dict[tuple[str, tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
+
+
+def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tuple[Move, ...]:
+    """The ``take`` (D-7, from the captured figure) or ``draw`` (D-8, from the pool)
+    decisions of a figure holding ``holds``: 1 or 2 pieces of ``source``, within the cap."""
+    key = (what, holds, source)
+    found = _CHOICES.get(key)
+    if found is None:
+        found = _CHOICES[key] = tuple(Move(what, pieces=pieces_str(c)) for c in _subsets(source)
+                                      if _fits(_add(holds, c)))
+    return found
+
+
 class Move(NamedTuple):
     """One decision of a turn. ``kind`` is ``move`` (``frm``-``to``), ``take`` (pieces
     from the captured figure), ``swap`` (pieces from ``frm`` to ``to``), ``draw`` (pieces
@@ -400,6 +348,9 @@ _MOVES = {
     (a, b, cap): Move("move", CELLS[a], CELLS[b], cap)
     for a in range(_N) for b in range(_N) if a != b for cap in (False, True)
 }
+#: ``_MOVES_FROM[frm][to]``: the move and the capture from ``frm`` to ``to``.
+_MOVES_FROM = tuple(tuple((_MOVES.get((a, b, False)), _MOVES.get((a, b, True)))
+                          for b in range(_N)) for a in range(_N))
 _CELL = r"([a-j](?:10|[1-9]))"
 _PIECES = r"([krcsdzh]{1,2})"
 _MOVE_RE = re.compile(rf"^{_CELL}([-x]){_CELL}$")
@@ -422,6 +373,7 @@ class TesuldaState(GameState):
     def __init__(self, board: list, turn: int = 1, pool: tuple[int, ...] = (0,) * 7) -> None:
         super().__init__()
         self._board: list[Figure | None] = board
+        self._sides = occupancy(board)  # the squares of each side, kept with the board
         self._turn = turn
         self._pool = pool
         self._phase = MOVE
@@ -569,7 +521,9 @@ class TesuldaState(GameState):
         fig = self._board[i]
         if fig is None:
             return []
-        return sorted((CELLS[s] for s in destinations(self._board, i, fig)), key=_INDEX.get)
+        sides = self._sides
+        ends = kind(fig).ends(i, sides[1] | sides[2]) & ~sides[fig.owner]
+        return [CELLS[s] for s in squares(ends)]
 
     def attackers(self, cell: str) -> list[str]:
         """Squares of the figures that could move onto ``cell`` (enemies of its figure)."""
@@ -577,9 +531,7 @@ class TesuldaState(GameState):
         fig = self._board[i]
         if fig is None:
             return []
-        b = self._board
-        return [CELLS[j] for j, f in enumerate(b)
-                if f is not None and f.owner != fig.owner and can_reach(b, j, f, i)]
+        return [CELLS[j] for j in self._attackers(i, 3 - fig.owner, self._sides)]
 
     def hint_cells(self) -> list[str]:
         """The attackers of the mover's Prime, when it is in danger."""
@@ -599,19 +551,21 @@ class TesuldaState(GameState):
         """
         if self._phase != MOVE or frm not in _INDEX or to not in _INDEX:
             return []
-        b, i, j = self._board, _INDEX[frm], _INDEX[to]
+        b, i, j, sides = self._board, _INDEX[frm], _INDEX[to], self._sides
         fig = b[i]
-        if fig is None or fig.owner != self._turn or j not in destinations(b, i, fig):
+        if fig is None or fig.owner != self._turn:
+            return []
+        if not kind(fig).ends(i, sides[1] | sides[2]) & ~sides[fig.owner] & BIT[j]:
             return []
         if _MOVES[i, j, b[j] is not None] in self.legal_moves():
             return []
         victim = b[j]
         b[i], b[j] = None, fig
         try:
-            them = 3 - self._turn
-            return sorted({CELLS[k] for c in self._crowns(self._turn)
-                           for k, f in enumerate(b) if f is not None and f.owner == them
-                           and can_reach(b, k, f, c)}, key=_INDEX.get)
+            after = _moved(sides, i, j)
+            return [CELLS[k] for k in sorted({k for c in self._crowns(self._turn, after)
+                                              for k in self._attackers(c, 3 - self._turn,
+                                                                       after)})]
         finally:
             b[i], b[j] = fig, victim
 
@@ -639,25 +593,37 @@ class TesuldaState(GameState):
         return sorted({CELLS[c] for c in corners(self._board, i, fig, _INDEX[move.to])},
                       key=_INDEX.get)
 
-    def _crowns(self, side: int) -> list[int]:
-        return [i for i, f in enumerate(self._board)
-                if f is not None and f.owner == side and f.counts[CROWN]]
-
-    def _attacked(self, sq: int, by: int) -> bool:
+    def _crowns(self, side: int, sides: tuple[int, int, int] | None = None) -> list[int]:
         b = self._board
-        for j, f in enumerate(b):
-            if f is not None and f.owner == by and can_reach(b, j, f, sq):
-                return True
+        return [i for i in squares((sides or self._sides)[side]) if b[i].counts[CROWN]]
+
+    def _attackers(self, sq: int, by: int, sides: tuple[int, int, int]) -> list[int]:
+        """The squares of ``by``'s figures that can move onto ``sq`` (D-5, D-5a, D-6), with
+        ``sides`` the occupancy the board has now."""
+        b, occupied = self._board, sides[1] | sides[2]
+        return [j for j in squares(sides[by]) if kind(b[j]).reaches(j, sq, occupied)]
+
+    def _attacked(self, targets: list[int], by: int, sides: tuple[int, int, int]) -> bool:
+        """Whether a figure of ``by`` can move onto one of the squares ``targets``."""
+        b, occupied = self._board, sides[1] | sides[2]
+        for j in squares(sides[by]):
+            reaches = kind(b[j]).reaches
+            for sq in targets:
+                if reaches(j, sq, occupied):
+                    return True
         return False
 
     def _safe(self, side: int) -> bool:
         """D-9: no enemy figure can move onto a Prime of ``side``."""
-        return not any(self._attacked(sq, 3 - side) for sq in self._crowns(side))
+        primes = self._crowns(side)
+        return not primes or not self._attacked(primes, 3 - side, self._sides)
 
     # -- decisions --------------------------------------------------------------------------
 
     def _generate(self) -> list[Move]:
-        return [] if self._lost() else sorted(self._decisions())
+        if self._lost():
+            return []
+        return self._generate_moves() if self._phase == MOVE else sorted(self._decisions())
 
     def _lost(self) -> int:
         """The side without a crown (D-10), else 0."""
@@ -678,7 +644,7 @@ class TesuldaState(GameState):
         for move in self._options():
             if safe_now and not self._moves_crown(move):
                 out.append(move)
-            elif self._completes_after(move):
+            elif (safe_now or not _hopeless(move)) and self._completes_after(move):
                 out.append(move)
         if self._phase == EXTRAS and safe_now:
             out.append(NONE)
@@ -705,61 +671,60 @@ class TesuldaState(GameState):
             return self._lost() != mover
         if self._phase == EXTRAS and self._safe(mover):
             return True
-        return any(self._completes_after(m) for m in self._options())
+        return any(self._completes_after(m) for m in self._options() if not _hopeless(m))
 
     def _generate_moves(self) -> list[Move]:
-        b = self._board
+        """Every legal move, sorted: the figures and their ends in the order of the
+        squares' names."""
+        b, sides = self._board, self._sides
         me, them = self._turn, 3 - self._turn
+        own, occupied = sides[me], sides[1] | sides[2]
+        enemy = [(j, kind(b[j])) for j in squares(sides[them])]
         crowns = self._crowns(me)
-        enemy = [j for j, f in enumerate(b) if f is not None and f.owner == them]
-        enemy_crowns = sum(1 for j in enemy if b[j].counts[CROWN])
-        # Enemy figures that could reach each of our crowns on an empty board: only they
-        # can attack it after a move that leaves the crown where it is.
-        threats = {
-            c: [j for j in enemy if _may_reach(b[j], j, c)] for c in crowns
-        }
-        out = []
-        for frm, fig in enumerate(b):
-            if fig is None or fig.owner != me:
+        guards = _Guards(crowns, enemy, occupied)
+        # Taking the enemy's last crown ends the game at once (D-10).
+        won = [j for j, _ in enemy if b[j].counts[CROWN]]
+        won = BIT[won[0]] if len(won) == 1 else 0
+        out: list[Move] = []
+        for frm in squares(own):
+            ends = kind(b[frm]).ends(frm, occupied) & ~own
+            if not ends:
                 continue
-            for to in destinations(b, frm, fig):
-                victim = b[to]
-                move = _MOVES[frm, to, victim is not None]
-                if victim is not None and victim.counts[CROWN] and enemy_crowns == 1:
-                    out.append(move)  # the enemy loses its last crown: the game ends (D-10)
-                    continue
-                b[frm], b[to] = None, fig
-                safe = True
-                for c in crowns:
-                    if c == frm:
-                        c = to
-                        attackers = [j for j in enemy if j != to and _may_reach(b[j], j, c)]
-                    else:
-                        attackers = [j for j in threats[c] if j != to]
-                    if any(can_reach(b, j, b[j], c) for j in attackers):
-                        safe = False
-                        break
-                rescue = not safe and self._may_rescue(crowns, frm, to)
-                b[frm], b[to] = fig, victim
-                if safe or (rescue and self._completes_after(move)):
+            row = _MOVES_FROM[frm]
+            safe = (ALL if frm in crowns else guards.safe_from(frm)) | won
+            if ends & safe == ends and frm not in crowns:
+                out += [row[to][b[to] is not None] for to in squares(ends)]
+                continue
+            for to in squares(ends):
+                move = row[to][b[to] is not None]
+                if ends & safe & BIT[to] and (frm not in crowns or guards.safe_after(frm, to)):
+                    out.append(move)
+                elif self._may_rescue(crowns, frm, to) and self._completes_after(move):
                     out.append(move)
         return out
 
     def _may_rescue(self, crowns: list[int], frm: int, to: int) -> bool:
-        """After the move ``frm``-``to`` (on the board now), whether a swap could still carry
-        the crown to a square no enemy reaches (D-8, D-9): the moved Prime hands it to a
-        neighbouring friend, or a neighbouring Prime hands it to the moved figure. With
-        several crowns the full search decides."""
+        """After the move ``frm``-``to``, whether a swap could still carry the crown to a
+        square no enemy reaches (D-8, D-9): the moved Prime hands it to a neighbouring
+        friend, or a neighbouring Prime hands it to the moved figure. With several crowns
+        the full search decides."""
         if len(crowns) != 1:
             return any(c == frm or c in _NEAR[to] for c in crowns)
-        b, c, them = self._board, crowns[0], 3 - self._turn
+        c, me = crowns[0], self._turn
+        after = _moved(self._sides, frm, to)
         if c == frm:
-            places = [u for u in _NEAR[to] if b[u] is not None and b[u].owner == self._turn]
+            places = [u for u in _NEAR[to] if after[me] & BIT[u]]
         elif c in _NEAR[to]:
             places = [to]
         else:
             return False
-        return any(not self._attacked(u, them) for u in places)
+        b = self._board
+        fig, victim = b[frm], b[to]
+        b[frm], b[to] = None, fig
+        try:
+            return any(not self._attacked([u], 3 - me, after) for u in places)
+        finally:
+            b[frm], b[to] = fig, victim
 
     def _options(self) -> list[Move]:
         """The decisions D-7 and D-8 allow now (D-9 not applied)."""
@@ -770,25 +735,23 @@ class TesuldaState(GameState):
     def _list_options(self) -> list[Move]:
         b, t = self._board, self._moved
         fig = b[t]
-        if self._phase == ATTACK:
-            takes = [c for c in _subsets(self._captured.counts) if _fits(_add(fig.counts, c))]
-            return [Move("take", pieces=pieces_str(c)) for c in takes] + [NONE]
-        out = []
+        if self._phase == ATTACK:  # D-7
+            return [*_choices("take", fig.counts, self._captured.counts), NONE]
+        out: list[Move] = []
         swap_open, draw_open = self._open
-        if swap_open:
+        if swap_open:  # D-8 Swap
+            here = CELLS[t]
             for u in _NEAR[t]:
                 other = b[u]
                 if other is None or other.owner != fig.owner:
                     continue
-                for give, frm, to in ((fig, t, u), (other, u, t)):
-                    take = other if give is fig else fig
-                    for c in _subsets(give.counts):
-                        if _swap_ok(_add(give.counts, c, -1)) and _swap_ok(_add(take.counts, c)):
-                            out.append(Move("swap", CELLS[frm], CELLS[to], False, pieces_str(c)))
-        if draw_open and t // SIZE in _ZONE_ROWS[3 - fig.owner]:
-            for c in _subsets(self._pool):
-                if _fits(_add(fig.counts, c)):
-                    out.append(Move("draw", pieces=pieces_str(c)))
+                there = CELLS[u]
+                out += [Move("swap", here, there, False, pieces)
+                        for pieces in _swap_pieces(fig.counts, other.counts)]
+                out += [Move("swap", there, here, False, pieces)
+                        for pieces in _swap_pieces(other.counts, fig.counts)]
+        if draw_open and t // SIZE in _ZONE_ROWS[3 - fig.owner]:  # D-8 Resource
+            out += _choices("draw", fig.counts, self._pool)
         return out
 
     # -- push / pop -------------------------------------------------------------------------
@@ -796,7 +759,7 @@ class TesuldaState(GameState):
     def _play(self, move: Move) -> tuple:
         b = self._board
         saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-                 self._lost_side)
+                 self._lost_side, self._sides)
         self._opts = None
         changed: list[tuple[int, Figure | None]] = []
         kind = move.kind
@@ -805,6 +768,7 @@ class TesuldaState(GameState):
             changed = [(frm, b[frm]), (to, b[to])]
             victim = b[to]
             b[to], b[frm] = b[frm], None
+            self._sides = _moved(self._sides, frm, to)
             self._moved = to
             if victim is not None:
                 if victim.counts[CROWN]:
@@ -816,7 +780,7 @@ class TesuldaState(GameState):
         elif kind == "take" or (kind == "none" and self._phase == ATTACK):
             t = self._moved
             fig = b[t]
-            taken = parse_pieces(move.pieces)
+            taken = _counts(move.pieces)
             changed = [(t, fig)]
             b[t] = fig._replace(counts=_add(fig.counts, taken))
             self._pool = _add(self._pool, _add(self._captured.counts, taken, -1))
@@ -824,7 +788,7 @@ class TesuldaState(GameState):
             self._enter_extras()
         elif kind == "swap":
             frm, to = _INDEX[move.frm], _INDEX[move.to]
-            c = parse_pieces(move.pieces)
+            c = _counts(move.pieces)
             changed = [(frm, b[frm]), (to, b[to])]
             b[frm] = b[frm]._replace(counts=_add(b[frm].counts, c, -1))
             b[to] = b[to]._replace(counts=_add(b[to].counts, c))
@@ -832,7 +796,7 @@ class TesuldaState(GameState):
             self._after_extra()
         elif kind == "draw":
             t = self._moved
-            c = parse_pieces(move.pieces)
+            c = _counts(move.pieces)
             changed = [(t, b[t])]
             b[t] = b[t]._replace(counts=_add(b[t].counts, c))
             self._pool = _add(self._pool, c, -1)
@@ -866,7 +830,7 @@ class TesuldaState(GameState):
         for sq, fig in reversed(changed):
             self._board[sq] = fig
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-         self._lost_side) = saved
+         self._lost_side, self._sides) = saved
         self._opts = None
 
     def _copy(self) -> TesuldaState:
@@ -935,6 +899,73 @@ class TesuldaState(GameState):
         return {CELLS[i]: _physical(f) for i, f in enumerate(self._board) if f is not None}
 
 
+def _hopeless(move: Move) -> bool:
+    """A decision that cannot end a turn whose Prime is attacked now (D-9): a swap without
+    a crown (D-8) leaves every Prime where it is, and the board and the enemy as they are;
+    only a draw can follow it, and a draw adds Primes, never takes one away."""
+    return move.kind == "swap" and "k" not in move.pieces
+
+
+class _Guards:
+    """D-9 at a turn start: for each Prime of the mover, the enemy figures that could
+    reach it on some board, with the squares their paths need empty and whether they
+    reach it now; a move changes two squares, so only the enemies whose paths cross one
+    of them need a second look."""
+
+    __slots__ = ("crowns", "enemy", "occupied", "anywhere")
+
+    def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
+        self.occupied = occupied
+        # Where each enemy could end on an empty board, for a Prime that moves.
+        self.enemy = [(j, k, k.ends(j, 0)) for j, k in enemy]
+        self.anywhere = functools.reduce(operator.or_, (e for _, _, e in self.enemy), 0)
+        self.crowns = []
+        for c in crowns:
+            threats = []
+            for j, k in enemy:
+                ways = k.paths(j, c)
+                if ways:
+                    crossed = functools.reduce(operator.or_, ways)
+                    threats.append((j, ways, crossed, k.reaches(j, c, occupied)))
+            self.crowns.append((c, threats))
+
+    def safe_from(self, frm: int) -> int:
+        """The squares a figure without a crown on ``frm`` may move to with every Prime
+        safe after it: an enemy that reaches a Prime once ``frm`` is empty must be taken or
+        have every open path blocked by the figure landing on it."""
+        safe, vacated = ALL, self.occupied & ~BIT[frm]
+        for _, threats in self.crowns:
+            for j, ways, crossed, hit in threats:
+                if crossed & BIT[frm]:
+                    open_ways = [w for w in ways if not w & vacated]
+                    if open_ways:
+                        safe &= BIT[j] | functools.reduce(operator.and_, open_ways)
+                elif hit:
+                    safe &= BIT[j] | functools.reduce(
+                        operator.and_, (w for w in ways if not w & self.occupied))
+        return safe
+
+    def safe_after(self, frm: int, to: int) -> bool:
+        """Whether no enemy can move onto a Prime after the move ``frm``-``to``."""
+        changed = BIT[frm] | BIT[to]
+        occupied = (self.occupied & ~changed) | BIT[to]
+        for c, threats in self.crowns:
+            if c == frm:  # the Prime itself moved
+                if self.anywhere & BIT[to] and any(
+                        e & BIT[to] and j != to and k.reaches(j, to, occupied)
+                        for j, k, e in self.enemy):
+                    return False
+                continue
+            for j, ways, crossed, hit in threats:
+                if j == to:
+                    continue  # taken by the move
+                if crossed & changed:
+                    hit = any(not way & occupied for way in ways)
+                if hit:
+                    return False
+        return True
+
+
 _PHYSICAL: dict[Figure, tuple[str, ...]] = {}
 
 
@@ -947,25 +978,6 @@ def _physical(fig: Figure) -> tuple[str, ...]:
             *(PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)),
         )
     return names
-
-
-def _may_reach(fig: Figure, frm: int, target: int) -> bool:
-    """Whether ``fig`` on ``frm`` could reach ``target`` on some board (no blocking)."""
-    t = traits(fig)
-    dx = abs(target % SIZE - frm % SIZE)
-    dy = abs(target // SIZE - frm // SIZE)
-    if max(dx, dy) > _extent(t) or frm == target:
-        return False
-    if t.minion and (_zone_distance(fig.owner, target // SIZE)
-                     >= _zone_distance(fig.owner, frm // SIZE)):
-        return False
-    if t.dodger:
-        return True
-    if not dx or not dy:
-        return max(dx, dy) == t.straight if t.jumper else max(dx, dy) <= t.straight
-    if dx == dy:
-        return dx == t.diagonal if t.jumper else dx <= t.diagonal
-    return False
 
 
 def new_game(setup: object = None, first: str = "light") -> TesuldaState:

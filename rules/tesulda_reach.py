@@ -1,0 +1,261 @@
+"""Where a Tesulda figure can move, as bitmasks over the 100 squares, worked out once per
+kind of mover, square and the occupancy that matters to it.
+
+A square is its index in ``rules.tesulda.CELLS`` (``a1`` 0, ``b1`` 1, ``a2`` 10); its bit
+in a mask is ``BIT[square]``, in the order of the squares' names (``a1``, ``a10``, ``a2``,
+..., ``j9``), so that :func:`squares` lists a mask's squares in the order moves sort in.
+
+Rulings: D-4 (ratings, given as :class:`Traits`), D-5 (1..rating squares in one
+direction, the path not passing occupied squares; a Jumper moves exactly its rating over
+anything; a Dodger may add one leg of the other kind), D-6 (a Minion ends strictly nearer
+the enemy's starting zone). A move's end may hold any figure; the caller leaves out its own.
+
+A mover's ends depend only on which squares of its possible paths are occupied (its
+``relevant`` mask), so ``Kind.ends(frm, occupied)`` is remembered per
+``occupied & relevant``: a search meets the same local picture again and again.
+
+>>> t = Traits(straight=2, diagonal=0, jumper=False, dodger=False, minion=False)
+>>> kind = Kind.of(t, 1)
+>>> squares(kind.ends(0, 0))  # a1 on an empty board: a2, a3, b1, c1
+[10, 20, 1, 2]
+>>> squares(kind.ends(0, BIT[1]))  # b1 occupied: it may be taken, c1 not reached
+[10, 20, 1]
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+SIZE = 10
+N = SIZE * SIZE
+# Directions 0-3 straight, 4-7 diagonal; (dx, dy) with x the file and y the rank.
+DIRS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+STRAIGHT, DIAGONAL = (0, 1, 2, 3), (4, 5, 6, 7)
+
+
+def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out = []
+    for i in range(N):
+        x, y = i % SIZE, i // SIZE
+        per = []
+        for dx, dy in DIRS:
+            ray, cx, cy = [], x + dx, y + dy
+            while 0 <= cx < SIZE and 0 <= cy < SIZE:
+                ray.append(cy * SIZE + cx)
+                cx, cy = cx + dx, cy + dy
+            per.append(tuple(ray))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+#: The squares in the order of their names: a1, a10, a2, ..., a9, b1, ...
+NAME_ORDER = tuple(sorted(range(N), key=lambda i: (i % SIZE, str(i // SIZE + 1))))
+#: ``BIT[square]``: the square's bit in a mask.
+BIT = tuple(1 << NAME_ORDER.index(i) for i in range(N))
+#: Every square.
+ALL = (1 << N) - 1
+
+#: ``RAYS[square][direction]``: the squares from ``square`` outwards, nearest first.
+RAYS = _rays()
+#: The 8-adjacent squares of each square.
+NEAR = tuple(tuple(sorted(r[0] for r in RAYS[i] if r)) for i in range(N))
+
+
+def zone_distance(side: int, row: int) -> int:
+    """Row distance from ``row`` to the starting zone of ``side``'s enemy (D-6)."""
+    return max(0, 8 - row) if side == 1 else max(0, row - 1)
+
+
+#: ``NEARER[side][row]``: the squares strictly nearer the enemy's zone than ``row`` (D-6).
+NEARER = {side: tuple(sum(BIT[sq] for sq in range(N)
+                          if zone_distance(side, sq // SIZE) < zone_distance(side, row))
+                      for row in range(SIZE))
+          for side in (1, 2)}
+
+
+DIR_INDEX = {d: i for i, d in enumerate(DIRS)}
+
+
+def leg(dx: int, dy: int) -> tuple[int, int, int] | None:
+    """(direction, length, kind) of a one-direction step (dx, dy); kind 0 straight,
+    1 diagonal; None if it is neither."""
+    if dx == 0 or dy == 0:
+        n = abs(dx) + abs(dy)
+        return (DIR_INDEX[(dx // n, dy // n)], n, 0) if n else None
+    if abs(dx) == abs(dy):
+        n = abs(dx)
+        return DIR_INDEX[(dx // n, dy // n)], n, 1
+    return None
+
+
+def _mask(cells) -> int:
+    return sum(BIT[c] for c in cells)
+
+
+class Traits(NamedTuple):
+    """D-4's ratings and the D-5a traits of a figure as it stands."""
+
+    straight: int
+    diagonal: int
+    jumper: bool
+    dodger: bool
+    minion: bool
+
+
+_BYTES = (N + 7) // 8
+#: ``_SQUARES[k * 256 + b]``: the squares of the bits of ``b`` in the mask's ``k``-th byte.
+_SQUARES = tuple(tuple(NAME_ORDER[k * 8 + i] for i in range(8) if b >> i & 1
+                       and k * 8 + i < N)
+                 for k in range(_BYTES) for b in range(256))
+
+
+def squares(mask: int) -> list[int]:
+    """The squares of a mask, in the order of their names."""
+    out: list[int] = []
+    for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
+        if byte:
+            out += _SQUARES[k * 256 + byte]
+    return out
+
+
+def _legs(t: Traits):
+    """(first-leg directions, rating, second-leg directions, rating or 0) of each kind."""
+    second_d = t.diagonal if t.dodger else 0
+    second_s = t.straight if t.dodger else 0
+    return ((STRAIGHT, t.straight, DIAGONAL, second_d),
+            (DIAGONAL, t.diagonal, STRAIGHT, second_s))
+
+
+def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
+    """(ends, relevant): the squares the mover on ``frm`` may end on (D-5, D-5a; D-6 not
+    applied) with ``occupied`` as the occupancy, and the squares whose occupancy was read."""
+    ends = relevant = 0
+    for dirs, rating, other_dirs, other in _legs(t):
+        if not rating:
+            continue
+        for d in dirs:
+            ray = RAYS[frm][d]
+            if t.jumper:  # D-5a Jumper: exactly its rating, over anything, corners too
+                if len(ray) >= rating:
+                    corner = ray[rating - 1]
+                    ends |= BIT[corner]
+                    for d2 in other_dirs if other else ():
+                        if len(RAYS[corner][d2]) >= other:
+                            ends |= BIT[RAYS[corner][d2][other - 1]]
+                continue
+            last = ray[min(rating, len(ray)) - 1] if ray else -1
+            for sq in ray[:rating]:
+                ends |= BIT[sq]
+                if sq == last and not other:
+                    break  # taken or entered whatever stands there; nothing beyond
+                relevant |= BIT[sq]
+                if occupied & BIT[sq]:
+                    break
+                for d2 in other_dirs if other else ():  # D-5 Dodger's second leg
+                    for sq2 in RAYS[sq][d2][:other]:
+                        ends |= BIT[sq2]
+                        relevant |= BIT[sq2]
+                        if occupied & BIT[sq2]:
+                            break
+    return ends, relevant
+
+
+def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
+    """The ways the mover on ``frm`` may reach ``target`` (D-5, D-5a, D-6), each as the mask
+    of the squares it needs empty; ``()`` where none does, ``(0,)`` where nothing can
+    block it."""
+    if frm == target or (t.minion and zone_distance(owner, target // SIZE)
+                         >= zone_distance(owner, frm // SIZE)):
+        return ()
+    fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
+    ratings, out = (t.straight, t.diagonal), set()
+    one = leg(tx - fx, ty - fy)
+    if one is not None:
+        d, n, k = one
+        if n == ratings[k] if t.jumper else n <= ratings[k]:
+            out.add(0 if t.jumper else _mask(RAYS[frm][d][:n - 1]))
+    if t.dodger and t.straight and t.diagonal:
+        for d, ray in enumerate(RAYS[frm]):
+            k = 0 if d < 4 else 1
+            for a in (ratings[k],) if t.jumper else range(1, ratings[k] + 1):
+                if a > len(ray):
+                    break
+                corner = ray[a - 1]
+                rest = leg(tx - corner % SIZE, ty - corner // SIZE)
+                if rest is None or rest[2] == k:
+                    continue
+                d2, n2, _ = rest
+                if t.jumper:
+                    if n2 == ratings[1 - k]:
+                        out.add(0)
+                elif n2 <= ratings[1 - k]:
+                    out.add(_mask(ray[:a]) | _mask(RAYS[corner][d2][:n2 - 1]))
+    return (0,) if 0 in out else tuple(sorted(out))
+
+
+#: The most ends remembered over all kinds and squares before they are all forgotten.
+REMEMBERED = 300_000
+
+
+class Kind:
+    """One kind of mover (its traits; its side matters to a Minion only): per square, the
+    squares whose occupancy matters to it and its ends per occupancy of those."""
+
+    __slots__ = ("traits", "owner", "relevant", "memo", "ways")
+    _all: dict[tuple[Traits, int], Kind] = {}
+    _count = [0]
+
+    def __init__(self, t: Traits, owner: int) -> None:
+        self.traits, self.owner = t, owner
+        self.relevant = [-1] * N  # -1 until the square is first asked about
+        self.memo: dict[int, int] = {}  # (occupied & relevant) * N + frm -> ends
+        self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
+
+    @classmethod
+    def of(cls, t: Traits, owner: int) -> Kind:
+        key = (t, owner if t.minion else 0)
+        kind = cls._all.get(key)
+        if kind is None:
+            kind = cls._all[key] = cls(t, owner)
+        return kind
+
+    def ends(self, frm: int, occupied: int) -> int:
+        """The squares this mover on ``frm`` may end on (D-5, D-5a, D-6), whatever stands
+        there, with ``occupied`` the occupied squares."""
+        relevant = self.relevant[frm]
+        if relevant < 0:
+            relevant = self.relevant[frm] = _walk(self.traits, frm, 0)[1]
+        key = (occupied & relevant) * N + frm
+        found = self.memo.get(key)
+        if found is None:
+            found = _walk(self.traits, frm, occupied & relevant)[0]
+            if self.traits.minion:  # D-6
+                found &= NEARER[self.owner][frm // SIZE]
+            self.memo[key] = found
+            Kind._count[0] += 1
+            if Kind._count[0] > REMEMBERED:
+                Kind.forget()
+        return found
+
+    def paths(self, frm: int, target: int) -> tuple[int, ...]:
+        """:func:`paths` of this mover, remembered."""
+        key = frm * N + target
+        found = self.ways.get(key)
+        if found is None:
+            found = self.ways[key] = paths(self.traits, self.owner, frm, target)
+        return found
+
+    def reaches(self, frm: int, target: int, occupied: int) -> bool:
+        """Whether this mover on ``frm`` may move onto ``target`` (D-5, D-5a, D-6) with
+        ``occupied`` the occupied squares."""
+        for way in self.paths(frm, target):
+            if not way & occupied:
+                return True
+        return False
+
+    @classmethod
+    def forget(cls) -> None:
+        """Drop every remembered end (memory stays bounded in a long search)."""
+        for kind in cls._all.values():
+            kind.memo.clear()
+        cls._count[0] = 0
