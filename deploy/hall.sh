@@ -70,6 +70,12 @@ for part in "${parts[@]}"; do
         fail "--boards: '$part' is not a board name or a range like 1-40"
     fi
 done
+declare -A seen
+for name in "${names[@]}"; do
+    [ -z "${seen[$name]:-}" ] || fail "--boards: board $name is named twice"
+    seen[$name]=1
+done
+[ "${#names[@]}" -ge 1 ] || fail "--boards: give the boards' names, like 1-40"
 [ "${#names[@]}" -le 5000 ] || fail "--boards: ${#names[@]} boards; at most 5000"
 if [ "$dry" -eq 0 ] && [ -z "$root" ] && [ "$(id -u)" -ne 0 ]; then
     fail "run as root: sudo deploy/install.sh --hall ... (or --root DIR to try it out)"

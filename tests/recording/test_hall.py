@@ -303,6 +303,8 @@ def test_a_password_in_a_broker_url_is_not_repeated_in_messages():
 @pytest.mark.parametrize("args,message", [
     (["--boards", "1-4,7/8"], "--boards: '7/8' is not a board name"),
     (["--boards", "9-3"], "--boards: 9-3 runs backwards"),
+    (["--boards", ""], "--boards: give the boards' names"),
+    (["--boards", "1-3,2"], "--boards: board 2 is named twice"),
     (["--recorders", "0"], "--recorders must be a whole number >= 1, got '0'"),
     (["--host", "a b"], "--host must be a host name"),
 ])
