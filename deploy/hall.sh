@@ -13,8 +13,8 @@
 # --local-port for this machine only, nobody anonymous. For each login it leaves a folder
 # in /etc/sensorboard/hall/: the password, the CA's certificate and the broker URL to use
 # (a board's folder goes to the board: install.sh --login; recorders and arbiters connect
-# on this machine). Running it again keeps the CA, the certificate
-# and every password made before, and adds the new logins. --root DIR writes everything
+# on this machine). Running it again keeps the CA, the certificate and every password
+# made before, and adds the new logins. --root DIR writes everything
 # under DIR (and restarts nothing); --dry-run shows every file it would write and writes
 # nothing. See docs/hall.md.
 set -euo pipefail
@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
             esac
             shift 2 ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) fail "unknown option $1 with --hall; options: --boards LIST, --recorders N," \
                 "--arbiters N, --host NAME, --port N, --local-port N, --root DIR, --dry-run" ;;
     esac
