@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
             esac
             shift 2 ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
         *) fail "unknown option $1 with --hall; options: --boards LIST, --recorders N," \
                 "--arbiters N, --host NAME, --port N, --local-port N, --root DIR, --dry-run" ;;
     esac

@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
         --login) [ $# -ge 2 ] || fail "--login needs a board's folder from install.sh --hall"
                  login="$2"; shift 2 ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n "2,15p" "$0"; exit 0 ;;
+        -h|--help) sed -n "2,16p" "$0"; exit 0 ;;
         *) fail "unknown option $1; options: --board NAME, --leds spi|pwm, --login DIR," \
                 "--dry-run, --hall" ;;
     esac
