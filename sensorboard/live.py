@@ -30,12 +30,14 @@ class TerminalView:
         self.tty = tty
         self.header = header
         self.shown = ""
-        self.seen: tuple[int, int] = (-1, -1)
+        self.seen: tuple[int, int, int] = (-1, -1, -1)
 
     def update(self, service: BoardService, events: list[dict]) -> None:
         """Print what changed; when the service's revision has not moved (most scans),
         nothing is drawn or even rendered."""
-        seen = (id(service), service.revision)
+        running = self.tty and service.timing is not None and service.timing.running
+        # on a screen, a running game clock is redrawn every second
+        seen = (id(service), service.revision, int(service.clock.now()) if running else 0)
         if seen == self.seen and not events:
             return
         self.seen = seen
@@ -54,6 +56,8 @@ class TerminalView:
                       "put the board back")
             elif item["type"] == "rejected":
                 print(f"  sensorboard: {item['reason']}")
+            elif item["type"] == "clock" and item["why"] == "flag":
+                print(f"  flag: {item['side']} out of time")
         top = self.header + "\n" if self.header and self.tty else ""
         print(("\x1b[2J\x1b[H" if self.tty else "") + top + picture + "\n", flush=True)
         self.shown = picture

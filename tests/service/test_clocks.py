@@ -18,6 +18,8 @@ from sensorboard.record import parse_record
 from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
+from sensorboard.terminal import render
+from sensorboard.web.snapshot import snapshot
 
 PLAYERS = ("clear", "dark")
 
@@ -158,6 +160,12 @@ def test_a_game_on_the_board_increments_flags_and_is_recorded(tmp_path):
     assert 54.5 < b.left("clear") < 55.5
     b.move(20.0)
     assert 56.5 < b.left("dark") < 57.5  # 8 s used, 5 back
+    b.run.scan_until(68.0)
+    text = render(b.service, color=False)
+    assert f"clear: clock {clocks.hms(b.left('clear'))} running, low," in text  # < 10 s
+    assert f"dark: clock {clocks.hms(b.left('dark'))}," in text
+    shown = snapshot(b.service)["clocks"]
+    assert shown["running"] == "clear" and shown["left"]["clear"] == round(b.left("clear"), 3)
     b.run.scan_until(100.0)  # clear thinks past the flag
     end = [i for i in b.items if i["type"] == "end"]
     assert end and end[0]["outcome"] == {"winner": "dark", "reason": "clear out of time"}
@@ -165,6 +173,8 @@ def test_a_game_on_the_board_increments_flags_and_is_recorded(tmp_path):
     record = b.record()
     assert record.result == "0-1" and record.tags["Termination"] == "clear out of time"
     assert record.turns[0].clock == "0:00:55" and record.turns[1].clock == "0:00:57"
+    text = render(b.service, color=False)
+    assert "dark wins (clear out of time)" in text and "clear: clock 0:00:00 flag fallen" in text
     b.service.sim_lift(next(iter(b.state.physical())))  # the game is over: nothing tracked
     b.run.scan_until(103.0)
     assert len(b.service.tracker.turns()) == 2

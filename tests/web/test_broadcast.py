@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -23,8 +24,10 @@ from sensorboard.board import BoardOptions, open_board
 from sensorboard.recorder import Recorder, open_store
 from sensorboard.tournament import PairingError, parse_pairings
 from sensorboard.web.overview import serve
+from sensorboard.web.server import WebSession, default_factory
 from tests.recording.broker import Broker, free_port
 from tests.recording.hall import wait_until
+from tests.web.conftest import Server
 
 BOARDS = 50
 FLAG = "50"  # the real board, whose flag falls
@@ -222,3 +225,21 @@ def test_the_recorder_refuses_a_bad_pairing_file_in_one_line(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == [f"sensorboard recorder: {bad}:3: column white is empty"]
     assert not (tmp_path / "rec.sqlite").exists()
+
+
+def test_the_boards_own_page_shows_both_clocks_ticking(tmp_path, page):
+    factory = default_factory("sim", records=str(tmp_path), tags={"TimeControl": "300+3"})
+    srv = Server(WebSession("tessella", factory)).start()
+    try:
+        page.goto(srv.url)
+        clear = page.locator('#sides li[data-player="clear"] .clock.time')
+        dark = page.locator('#sides li[data-player="dark"] .clock.time')
+        expect(clear).to_have_text("5:00")
+        assert srv.post("press", {"button": "clock", "player": "dark"})[0] == 200
+        expect(clear).to_have_class(re.compile(r"\brunning\b"))
+        expect(clear).to_have_text(re.compile(r"4:5\d"), timeout=3000)  # it ticks
+        expect(dark).to_have_text("5:00")
+        expect(dark).not_to_have_class(re.compile(r"\brunning\b"))
+    finally:
+        srv.stop()
+        srv.session.close()
