@@ -25,6 +25,7 @@ from aiohttp import web
 
 import rules
 from sensorboard import clocks
+from sensorboard.gamelog import GameLog
 from sensorboard.numbering import full_moves, move_label
 from sensorboard.recorder import BoardView, Recorder
 from sensorboard.tournament import Game, Pairing, round_order, standings
@@ -82,6 +83,7 @@ class Broadcast:
         self.recorder = recorder
         self.pairings = pairings
         self._standings: tuple[int, list[dict]] | None = None  # (recorder.changed, table)
+        self._past: dict[tuple[str, str], Game | None] = {}  # games no board plays now
 
     def default_round(self) -> str | None:
         rounds = {p.round for p in self.pairings} or {
@@ -102,22 +104,37 @@ class Broadcast:
         return [board_json(views.get(b) or BoardView(b), self.pairing(round_, b), round_, now)
                 for b in sorted(names, key=round_order)]
 
-    def standings(self) -> list[dict]:
-        """Every stored game's result, the pairing's names first (blocking: the store)."""
+    def game(self, board: str, log: GameLog) -> Game:
+        """A game for the standings: the pairing's names, else the game's tags."""
+        tags = log.tags
+        p = self.pairing(tags.get("Round"), board)
+        white, black = (p.white, p.black) if p else (tags.get("White", "?"),
+                                                     tags.get("Black", "?"))
+        return Game(white, black, log.result if log.ended else "*")
+
+    def standings(self, live: dict[tuple[str, str], Game]) -> list[dict]:
+        """The standings over every stored game: ``live`` the boards' current games, the
+        others read from the store once (blocking: run it off the event loop)."""
         games = []
-        for record in self.recorder.store.records():
-            tags = record.tags
-            p = self.pairing(tags.get("Round"), tags.get("Board", ""))
-            white, black = (p.white, p.black) if p else (tags.get("White", "?"),
-                                                         tags.get("Black", "?"))
-            games.append(Game(white, black, record.result))
+        for key in self.recorder.store.games():
+            if key in live:
+                games.append(live[key])
+                continue
+            if key not in self._past:
+                log = self.recorder.store.log(*key)
+                self._past[key] = self.game(key[0], log) if log is not None else None
+            if self._past[key] is not None:
+                games.append(self._past[key])
         return [{"name": s.name, "points": s.points, "games": s.games}
                 for s in standings(games)]
 
     async def cached_standings(self) -> list[dict]:
         changed = self.recorder.changed
         if self._standings is None or self._standings[0] != changed:
-            table = await asyncio.get_running_loop().run_in_executor(None, self.standings)
+            live = {(b, v.game): self.game(b, v.log) for b, v in self.recorder.boards.items()
+                    if v.game is not None and v.log is not None}
+            table = await asyncio.get_running_loop().run_in_executor(None, self.standings,
+                                                                     live)
             self._standings = (changed, table)
         return self._standings[1]
 

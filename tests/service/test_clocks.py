@@ -215,3 +215,13 @@ def test_a_resumed_game_keeps_its_clock(tmp_path):
     timing = clocks.for_log(recorder.log, 0.0)
     assert timing.phase is Phase.READY and timing.players[timing.turn] == "dark"
     assert 279.5 < clocks.remaining(timing, "clear", 0.0) < 280.5
+
+
+def test_stages_and_bronstein_on_the_board(tmp_path):
+    b = Board(tmp_path, "2/30b3:20b3")
+    b.service.press("clock")
+    for at in (5.0, 6.0, 11.0, 12.0):  # clear 5 s, dark 1 s, clear 5 s, dark 1 s
+        b.move(at)
+    # clear: 30 - 5 + 3 - 5 + 3, then the second stage's 20 after its 2nd turn
+    assert 45.5 < b.left("clear") < 46.5
+    assert b.left("dark") == 50.0  # dark's seconds all given back, then 20 added

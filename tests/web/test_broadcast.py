@@ -140,6 +140,9 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         for n in range(1, BOARDS):
             board = str(n)
             turns[board] = rng.randrange(2, 9)
+            if board == "6":  # an earlier game of this board, lost by white
+                hall.entry(board, hall.game(board, 4, rng)[0], {
+                    "type": "end", "t": 0.0, "result": "0-1", "reason": "adjudication"})
             uid, state = hall.game(board, turns[board], rng)
             if board == "2":
                 hall.entry(board, uid, {"type": "prompt", "t": 0.0, "options": ["a", "none"]})
@@ -183,10 +186,11 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(flagged.locator(".result")).to_have_text("0-1 (clear out of time)")
         expect(flagged.locator(".player.p0 .time")).to_have_text("0:00")
         standings = page.locator("#standings tbody tr")
-        expect(standings).to_have_count(4)  # boards 5 and 50 are finished
+        expect(standings).to_have_count(6)  # boards 5 and 50 are finished, and 6's first
         expect(standings.nth(0)).to_contain_text("1")
         expect(page.locator("#standings")).to_contain_text(f"Black {FLAG}")
         expect(page.locator("#standings")).to_contain_text("White 5")
+        expect(page.locator("#standings")).to_contain_text("Black 6")
         page.screenshot(path=str(artifacts / "broadcast.png"))
 
         seven.click()
