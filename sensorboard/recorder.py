@@ -33,6 +33,7 @@ from sensorboard.mqtt import ANONYMOUS, PREFIX, Login, state_json
 from sensorboard.store import POSTGRESQL, Store, StoreError, Stream, apply_or_note, open_store
 
 BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is stored
+CATCH_UP = 0.5  # seconds without entries after which the overview catches up anyway
 
 
 def _persistent() -> dict:
@@ -81,6 +82,7 @@ class Recorder:
         self.prefix = prefix
         self.client_id = client_id
         self.share = share  # the shared subscription's group: recorders sharing the load
+        self.behind: dict[Stream, int] = {}  # stored by others of the group, up to here
         self.on_stored = on_stored
         self.boards: dict[str, BoardView] = {}
         self.inbox: asyncio.Queue | None = None
@@ -124,6 +126,8 @@ class Recorder:
                         self.client = client
                         await client.subscribe(self.journals(), qos=1)
                         await client.subscribe(f"{self.prefix}/+/status", qos=1)
+                        if self.share is not None:  # the others' acks: what they stored
+                            await client.subscribe(f"{self.prefix}/+/ack", qos=1)
                         self.connected.set()
                         async for message in client.messages:
                             self._received(message)
@@ -157,7 +161,9 @@ class Recorder:
             data = [data]  # one entry alone
         if not isinstance(data, dict | list):
             return
-        if kind == "status" and isinstance(data, dict):
+        if kind == "ack" and isinstance(data, dict):
+            self._acked_elsewhere(board, data)
+        elif kind == "status" and isinstance(data, dict):
             self.view(board).online = bool(data.get("online"))
             self.changed += 1
         elif kind == "journal":
@@ -165,13 +171,59 @@ class Recorder:
                 if isinstance(entry, dict) and _valid_entry(entry, board):
                     self.inbox.put_nowait(entry)
 
+    def _acked_elsewhere(self, board: str, data: dict) -> None:
+        """An ack of another recorder of the group: the overview catches up from the
+        store (what it holds is the truth; the ack only says where to look)."""
+        seq, journal = data.get("seq"), data.get("journal", "")
+        if isinstance(seq, int) and isinstance(journal, str) \
+                and seq > self._applied(board, journal):
+            self.behind[board, journal] = max(seq, self.behind.get((board, journal), 0))
+
+    def _applied(self, board: str, journal: str) -> int:
+        view = self.view(board)
+        return view.applied if view.journal == journal else 0
+
+    def _gaps(self, new: list[dict]) -> None:
+        """Entries under what the store holds that this recorder did not store itself."""
+        for stream in {(e["board"], e.get("journal", "")) for e in new}:
+            board, journal = stream
+            have = {s for j, s in self.view(board).pending if j == journal}
+            have.update(e["seq"] for e in new if (e["board"], e.get("journal", "")) == stream)
+            held = self.store.held(board, journal)
+            if any(s not in have for s in range(self._applied(board, journal) + 1, held + 1)):
+                self.behind[stream] = max(held, self.behind.get(stream, 0))
+
+    async def _catch_up(self, loop: asyncio.AbstractEventLoop) -> list[dict]:
+        behind, self.behind = self.behind, {}
+        after = [(b, j, self._applied(b, j)) for (b, j), seq in sorted(behind.items())
+                 if seq > self._applied(b, j)]
+        if not after:
+            return []
+        try:
+            return await loop.run_in_executor(None, self.store.entries, after)
+        except StoreError:
+            self.behind.update(behind)  # the next batch tries again
+            return []
+
+    async def _next_batch(self) -> list[dict]:
+        """The entries that have come (after a short wait for more); none after a while
+        with nothing (the overview may still have to catch up)."""
+        try:
+            batch = [await asyncio.wait_for(self.inbox.get(), CATCH_UP)]
+        except TimeoutError:
+            return []
+        await asyncio.sleep(BATCH_WAIT)
+        while not self.inbox.empty():
+            batch.append(self.inbox.get_nowait())
+        return batch
+
     async def _store_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            batch = [await self.inbox.get()]
-            await asyncio.sleep(BATCH_WAIT)
-            while not self.inbox.empty():
-                batch.append(self.inbox.get_nowait())
+            batch = await self._next_batch()
+            if not batch:
+                self._follow(await self._catch_up(loop))
+                continue
             kept_aside = self.store.kept_aside
             try:
                 new = await loop.run_in_executor(None, self.store.add, batch)
@@ -182,7 +234,8 @@ class Recorder:
                     self.inbox.put_nowait(item)
                 continue
             stored = time.time()
-            self._follow(new)
+            self._gaps(new)
+            self._follow(new + await self._catch_up(loop))
             if self.store.kept_aside != kept_aside:
                 self._conflicts()
             if self.on_stored is not None:

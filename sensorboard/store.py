@@ -134,6 +134,12 @@ class Store(ABC):
         """The identity of the journal a game is in ('' when none is stored)."""
 
     @abstractmethod
+    def entries(self, after: list[tuple[str, str, int]]) -> list[dict]:
+        """The stored entries of each (board, journal) past a sequence number, as
+        :meth:`add` takes them; what is held counts them (another recorder of the group
+        may have stored them)."""
+
+    @abstractmethod
     def count(self) -> int:
         """How many entries are stored."""
 
@@ -258,12 +264,26 @@ class SqliteStore(Store):
                                   "LIMIT 1", (board, uid)).fetchone()
         return row[0] if row else ""
 
+    def entries(self, after: list[tuple[str, str, int]]) -> list[dict]:
+        with self.lock:
+            rows = [(board, journal, *row) for board, journal, seq in after
+                    for row in self.db.execute(
+                        "SELECT seq, game, at, data FROM entries WHERE board=? AND "
+                        "journal=? AND seq>? ORDER BY seq", (board, journal, seq))]
+        return [entry_dict(*row) for row in rows]
+
     def count(self) -> int:
         with self.lock:
             return self.db.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
 
     def close(self) -> None:
         self.db.close()
+
+
+def entry_dict(board: str, journal: str, seq: int, game: str, at: float, data: str) -> dict:
+    """A stored entry as MQTT brings it (and :meth:`Store.add` takes it)."""
+    return {"board": board, "journal": journal, "seq": seq, "game": game, "at": at,
+            "item": json.loads(data)}
 
 
 def apply_or_note(log: GameLog, item: dict, at: float | None, seq: int) -> None:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 import psycopg
 
-from sensorboard.store import Conflict, Store, StoreError, Stream
+from sensorboard.store import Conflict, Store, StoreError, Stream, entry_dict
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -51,6 +51,12 @@ HELD = """
 SELECT e.board, e.journal, e.seq FROM entries e
 JOIN unnest(%s::text[], %s::text[], %s::bigint[]) AS t(board, journal, top)
   ON e.board = t.board AND e.journal = t.journal AND e.seq > t.top
+ORDER BY 1, 2, 3
+"""
+AFTER = """
+SELECT e.board, e.journal, e.seq, e.game, e.at, e.data FROM entries e
+JOIN unnest(%s::text[], %s::text[], %s::bigint[]) AS t(board, journal, after)
+  ON e.board = t.board AND e.journal = t.journal AND e.seq > t.after
 ORDER BY 1, 2, 3
 """
 # Every journal's first gap: seq - rank is 0 up to the first missing number.
@@ -178,6 +184,12 @@ class PostgresStore(Store):
         rows = self._query("SELECT journal FROM entries WHERE board=%s AND game=%s LIMIT 1",
                            (board, uid))
         return rows[0][0] if rows else ""
+
+    def entries(self, after: list[tuple[str, str, int]]) -> list[dict]:
+        rows = self._query(AFTER, ([b for b, _, _ in after], [j for _, j, _ in after],
+                                   [s for _, _, s in after]))
+        self._advance({(b, j) for b, j, _ in after})
+        return [entry_dict(*row) for row in rows]
 
     def count(self) -> int:
         return self._query("SELECT COUNT(*) FROM entries")[0][0]

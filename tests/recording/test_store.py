@@ -47,6 +47,7 @@ def test_each_entry_is_stored_once_and_held_counts_only_what_has_no_gap(where):
     assert store.add([move("7", 2, "d5-d4")]) == []  # a duplicate delivery changes nothing
     assert store.count() == 3 and store.kept_aside == 0
     assert store.turns() == [("7", "g1", "d5-d4"), ("7", "g1", "c1-c2")]
+    assert store.entries([("7", "j1", 1)]) == [move("7", 2, "d5-d4"), move("7", 3, "c1-c2")]
     store.close()
     store = open_store(where)  # opened again: what is held is known at once
     assert store.held("7", "j1") == 3
@@ -146,6 +147,14 @@ def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
             b.turn()
     wait_until(acked, what="every board acked")
     assert got["a"] > 0 and got["b"] > 0  # both took a share
+
+    def shown(r):  # each recorder's page shows every board's game whole
+        return lambda: {v["board"]: (v.get("turns"), v.get("last"))
+                        for v in r.recorder.overview()} == {
+            b.name: (len(b.turns), b.turns[-1]) for b in boards}
+
+    for r in recorders.values():
+        wait_until(shown(r), what="every turn on each recorder's overview")
     recorders["b"].stop()  # one recorder goes away mid-round; the boards play on
     for _ in range(4):
         for b in boards:
@@ -154,6 +163,7 @@ def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
     store = recorders["a"].store
     assert stored_turns(store) == {b.name: b.turns for b in boards}
     assert store.count() == sum(b.journal.seq for b in boards)
+    wait_until(shown(recorders["a"]), what="the overview of the recorder left")
     recorders["a"].stop()
     for b in boards:
         b.close()
