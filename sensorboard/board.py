@@ -120,7 +120,8 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
             error_delay=opts.error_delay, dice=board_opts.get("dice", "physical"),
-            timing=board.recorder and clocks.for_log(board.recorder.log, clock.now()))
+            timing=clocks.for_log(board.recorder.log, clock.now()) if board.recorder
+            else clocks.for_tags(opts.tags or {}, start.PLAYERS, start.to_move))
     except BaseException:
         if board.recorder is not None:
             board.recorder.close()

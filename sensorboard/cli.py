@@ -72,6 +72,8 @@ def build_parser() -> Parser:
     rp.add_argument("events", help="events file (JSON lines), or - for standard input")
     rp.add_argument("--bounce", type=float, default=0.003,
                     help=f"switch bounce, seconds (0 to {MAX_BOUNCE:g}; default 0.003)")
+    rp.add_argument("--time-control", metavar="TC", help="run the game clock (e.g. 600+5, "
+                    "600d5, 40/5400+30:1800+30): prints a clock line at each change")
     rp.add_argument("--seed", type=int, default=0, help="fixes the simulated contacts' "
                     "bounce and the electronic die's rolls (default 0)")
 
@@ -220,6 +222,7 @@ def cmd_replay(args) -> int:
     if not 0 <= args.bounce <= MAX_BOUNCE:  # also refuses nan
         raise UsageError(f"sensorboard replay: --bounce {args.bounce:g}: the switch bounce "
                          f"is 0 to {MAX_BOUNCE:g} seconds")
+    check_time_control(args.time_control, "sensorboard replay: --time-control")
     layout = _layout(args)
     read_setup(args)
     state, board_opts = new_state(args)
@@ -242,7 +245,8 @@ def cmd_replay(args) -> int:
         print(f"sensorboard: {message}", file=sys.stderr, flush=True)
 
     emit(replay(state, layout, events, where, emit, bounce=args.bounce, seed=args.seed,
-                warn=warn, dice=board_opts.get("dice", "physical")))
+                warn=warn, dice=board_opts.get("dice", "physical"),
+                time_control=args.time_control))
     return 0
 
 

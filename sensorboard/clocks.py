@@ -380,8 +380,14 @@ def for_log(log, now: float) -> GameClock | None:
     tag; None without a time control (or with one that cannot be read)."""
     if log.clock is not None:
         return from_json(log.clock, now)
+    return for_tags(log.tags, log.players, log.to_move)
+
+
+def for_tags(tags: dict, players, to_move: str) -> GameClock | None:
+    """A new clock for a game's ``TimeControl`` tag; None without one (or with one that
+    cannot be read: the command line and the config refuse those first)."""
     try:
-        control = TimeControl.parse(log.tags.get("TimeControl") or "")
+        control = TimeControl.parse(tags.get("TimeControl") or "")
     except TimeControlError:
         return None
-    return None if control is None else GameClock.new(control, log.players, log.to_move)
+    return None if control is None else GameClock.new(control, players, to_move)

@@ -167,15 +167,18 @@ class VirtualRun:
 
 def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], where: str,
            emit: Callable[[dict], None], *, bounce: float = 0.003, seed: int = 0,
-           warn: Callable[[str], None] = lambda message: None, dice: str = "physical") -> dict:
+           warn: Callable[[str], None] = lambda message: None, dice: str = "physical",
+           time_control: str | None = None) -> dict:
     """Run ``events`` through the whole pipeline; returns the final line. ``seed`` shapes
-    the simulated contacts and, with ``dice="electronic"``, fixes the rolls."""
+    the simulated contacts and, with ``dice="electronic"``, fixes the rolls;
+    ``time_control`` (a TimeControl text) runs the game clock on the virtual clock."""
     check_setups(state, events, where)
     clock = VirtualClock()
     service = open_board(BoardOptions(
         state.NAME, layout=layout, clock=clock, state=state,
         hardware=HardwareConfig(bounce=bounce, seed=seed),
-        options=(f"dice={dice}",) if state.HAS_CHANCE else ())).service
+        options=(f"dice={dice}",) if state.HAS_CHANCE else (),
+        tags={"TimeControl": time_control} if time_control else None)).service
     run = VirtualRun(service, clock, emit)
     for ev in events:
         run.scan_until(ev.t)

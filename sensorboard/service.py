@@ -467,7 +467,7 @@ class BoardService:
         self.flagged = end
         self.adjudicated = True
         self._dirty = True
-        return [*out, end]
+        return out
 
     def flush(self) -> list[dict]:
         return self._emit(self.tracker.flush(self.clock.now()))
@@ -553,7 +553,8 @@ class BoardService:
         state = self.tracker.state
         return {"type": "final",
                 "position": {c: list(p) for c, p in sorted(state.physical().items())},
-                "to_move": state.to_move, "outcome": outcome_json(state)}
+                "to_move": state.to_move,
+                "outcome": outcome_json(state) or (self.flagged or {}).get("outcome")}
 
 
 def result_text(state: rules.GameState) -> str:

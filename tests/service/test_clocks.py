@@ -1,6 +1,7 @@
 """Clocks on the virtual clock: time controls as written, increments, delays, stages, the
 flag falling and ending the game, the arbiter's time correction, and the record."""
 
+import json
 import queue
 import random
 import subprocess
@@ -167,8 +168,9 @@ def test_a_game_on_the_board_increments_flags_and_is_recorded(tmp_path):
     shown = snapshot(b.service)["clocks"]
     assert shown["running"] == "clear" and shown["left"]["clear"] == round(b.left("clear"), 3)
     b.run.scan_until(100.0)  # clear thinks past the flag
-    end = [i for i in b.items if i["type"] == "end"]
-    assert end and end[0]["outcome"] == {"winner": "dark", "reason": "clear out of time"}
+    flag = [i for i in b.items if i["type"] == "clock" and i["why"] == "flag"]
+    assert flag and flag[0]["side"] == "clear" and flag[0]["left"]["clear"] == 0
+    assert b.service.final()["outcome"] == {"winner": "dark", "reason": "clear out of time"}
     assert b.service.timing.phase is Phase.FLAGGED and b.left("clear") == 0
     record = b.record()
     assert record.result == "0-1" and record.tags["Termination"] == "clear out of time"
@@ -225,3 +227,33 @@ def test_stages_and_bronstein_on_the_board(tmp_path):
     # clear: 30 - 5 + 3 - 5 + 3, then the second stage's 20 after its 2nd turn
     assert 45.5 < b.left("clear") < 46.5
     assert b.left("dark") == 50.0  # dark's seconds all given back, then 20 added
+
+
+def test_replay_runs_the_clock_on_the_virtual_clock(tmp_path):
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"t": 0.0, "op": "press", "button": "clock", "player": "dark"}\n'
+                      '{"t": 1.0, "op": "lift", "cell": "d1"}\n'
+                      '{"t": 1.4, "op": "place", "cell": "d2"}\n')
+    proc = subprocess.run([sys.executable, "-m", "sensorboard", "replay", "--game", "tessella",
+                           "--time-control", "5+1", str(events)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    clock_lines = [(i["why"], i["running"]) for i in lines if i["type"] == "clock"]
+    assert clock_lines == [("start", "clear"), ("turn", "dark"), ("flag", None)]
+    turn = next(i for i in lines if i["type"] == "clock" and i["why"] == "turn")
+    assert 4.5 < turn["left"]["clear"] < 5.0  # about 1.4 s used, 1 s back
+    flag = next(i for i in lines if i["type"] == "clock" and i["why"] == "flag")
+    assert flag["t"] == round(turn["t"] + 5.0, 3)  # dark's 5 s, to the millisecond
+    assert lines[-1]["outcome"] == {"winner": "clear", "reason": "dark out of time"}
+
+
+def test_replay_refuses_a_bad_time_control(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "sensorboard", "replay", "--game", "tessella",
+                           "--time-control", "5m", "-"], input="", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "sensorboard replay: --time-control: TimeControl '5m': stage 1 '5m': "
+        "expected [MOVES/]SECONDS[+INCREMENT|dDELAY|bDELAY], e.g. 600+5 or "
+        "40/5400+30:1800+30"]
