@@ -174,10 +174,12 @@ class Journal:
     # --- writing ---------------------------------------------------------------------
 
     def start_game(self, header: dict) -> dict:
-        """The first entry of a new game: ``header`` with type, schema, uid and board
-        added. Nothing is written until it is appended (its ``uid`` names the game)."""
+        """The first entry of a new game: ``header`` with type, schema, uid, board and the
+        journal's identity added. Nothing is written until it is appended (its ``uid``
+        names the game)."""
         return {**header, "type": "start", "schema": SCHEMA_VERSION,
-                "uid": header.get("uid") or uuid.uuid4().hex[:12], "board": self.board}
+                "uid": header.get("uid") or uuid.uuid4().hex[:12], "board": self.board,
+                "journal": self.identity}
 
     def append(self, game: str, item: dict, *, at: float | None = None) -> int:
         """Write one entry of game ``game`` (its uid); returns its sequence number."""

@@ -101,6 +101,7 @@ def test_entries_games_and_the_unfinished_one(tmp_path):
     assert again.identity == journal.identity  # and its identity
     assert [e.seq for e in again.entries()] == [1, 2, 3]
     assert again.entries(uid)[0].item["schema"] == SCHEMA_VERSION
+    assert again.entries(uid)[0].item["journal"] == journal.identity  # in the first entry too
     fresh = Journal(tmp_path / "fresh.sqlite", board="7")  # a new SD card, the same name
     assert fresh.identity != journal.identity and len(fresh.identity) == 32
 
