@@ -1,4 +1,4 @@
-"""The hint planner: what each cell's LED shows, from the tracker's view of the turn.
+"""The hint planner: what each cell's LED shows, from the turn's read model (TurnView).
 
 A frame is ``{cell: role}``; :data:`PALETTE` gives each role its colour (or
 :data:`COLOUR_BLIND`, or a board's own, see :func:`palette`), and the role name is the
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .tracker import Tracker
+from .constants import NONE
+from .view import Phase, Question, TurnView
 
 RGB = tuple[int, int, int]
 
@@ -27,6 +28,8 @@ PALETTE: dict[str, RGB] = {
     "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
     "attacker": (200, 0, 90),    # a piece that could take a protected one (Tesulda's Prime)
     "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
+    "offer": (0, 120, 120),      # a question: the option on offer (hint: next, clock: confirm)
+    "decline": (80, 20, 20),     # a question: "none" is on offer
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
 # together (a turn: lifted, move, capture, lift, dodge; an error: wrong, missing, attacker)
@@ -45,61 +48,74 @@ COLOUR_BLIND: dict[str, RGB] = {
     "roll": (0, 158, 115),       # bluish green
     "attacker": (240, 228, 66),  # yellow
     "dodge": (153, 0, 255),      # violet
+    "offer": (0, 158, 115),      # bluish green
+    "decline": (213, 94, 0),     # vermillion
 }
 PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)
 LAST_MOVE_SECONDS = 2.0
 BLINK_HZ = 2.0
+HALF_BLINK = 1.0 / (BLINK_HZ * 2)
+PULSE_GAP = 4  # dark half-blinks between one option's pulses and the next
 
 
-def plan(tracker: Tracker, now: float) -> dict[str, str]:
+def plan(view: TurnView, now: float) -> dict[str, str]:
     """The role of every lit cell at time ``now``; unlit cells are absent."""
-    if tracker.restoring:  # a move taken back: put the board as it was before it
-        return {cell: "wrong" if not tracker.before_pieces[cell] else "missing"
-                for cell in tracker.differing}
-    if tracker.error is not None:
+    if view.restore:  # a move taken back: put the board as it was before it
+        return {cell: "wrong" if should == "empty" else "missing" for cell, should in view.restore}
+    if view.error is not None:
         frame = {cell: ("wrong" if should == "empty" else "missing")
-                 for cell, should in tracker.error.cells.items()}
-        return frame | {cell: "attacker" for cell in tracker.error.attackers}
-    if tracker.prompt is not None:
-        if int(now * BLINK_HZ * 2) % 2:
-            return {}
-        return {cell: "choice" for cand in tracker.pending for cell in cand.final}
-    outcome = tracker.state.outcome()
-    if outcome is not None and not tracker.differing:
+                 for cell, should in view.error}
+        return frame | {cell: "attacker" for cell in view.attackers}
+    if view.question is not None:
+        return _question(view.question, now)
+    outcome = view.state.outcome()
+    if view.phase is Phase.OVER and outcome is not None:
         if outcome.winner is None:
             return {}
-        return {cell: "winner" for cell, pieces in tracker.state.physical().items()
+        return {cell: "winner" for cell, pieces in view.start
                 if any(p.startswith(outcome.winner) for p in pieces)}
-    if now < tracker.hint_until and not tracker.differing:
-        return {cell: "cut" for cell in tracker.state.hint_cells()}
-    rolled = tracker.roll_cells()
-    if rolled:
-        return {cell: "roll" for cell in rolled}
+    if now < view.hint_until and view.hint_cells:
+        return {cell: "cut" for cell in view.hint_cells}
+    if view.roll_cells:
+        return {cell: "roll" for cell in view.roll_cells}
     # The pieces that could take the mover's Prime (Tesulda), while it is in danger.
-    danger = {cell: "attacker" for cell in tracker.danger()}
-    if tracker.differing:
-        frame = {cell: "lifted" for cell in tracker.lifted()}
-        frame.update(tracker.targets())
-        return danger | frame
-    if tracker.last_commit is not None:
-        cand, t = tracker.last_commit
+    danger = {cell: "attacker" for cell in view.danger}
+    if view.reading:
+        return danger | {cell: "lifted" for cell in view.lifted} | dict(view.targets)
+    if view.last is not None:
+        cells, t = view.last
         if now - t < LAST_MOVE_SECONDS:
-            return danger | {cell: "last" for cell in cand.final}
+            return danger | {cell: "last" for cell in cells}
     return danger
 
 
-def next_change(tracker: Tracker, now: float) -> float | None:
+def _question(question: Question, now: float) -> dict[str, str]:
+    """An open question: until ``hint`` puts an option on offer, every option's cells
+    blink; then the option on offer lights its cells (``none``: every option's cells in
+    ``decline``), pulsing its count where options share their cells."""
+    slot = int(now / HALF_BLINK)
+    offer = question.on_offer
+    if offer is None:
+        return {} if slot % 2 else {c: "choice" for o in question.options for c in o.cells}
+    if offer.value == NONE:
+        return {c: "decline" for o in question.options for c in o.cells}
+    if offer.pulses and (slot % (2 * offer.pulses + PULSE_GAP) >= 2 * offer.pulses
+                         or slot % 2):
+        return {}
+    return {cell: "offer" for cell in offer.cells}
+
+
+def next_change(view: TurnView, now: float) -> float | None:
     """When :func:`plan` may next give another frame if nothing but time passes (a blink,
     the end of a hint or of the last move's light); None when only an event changes it."""
     due = []
-    if tracker.prompt is not None:
-        half = 1.0 / (BLINK_HZ * 2)
-        due.append((int(now / half) + 1) * half)
-    if tracker.hint_until > now:
-        due.append(tracker.hint_until)
-    if tracker.last_commit is not None and tracker.last_commit[1] + LAST_MOVE_SECONDS > now:
-        due.append(tracker.last_commit[1] + LAST_MOVE_SECONDS)
+    if view.question is not None:
+        due.append((int(now / HALF_BLINK) + 1) * HALF_BLINK)
+    if view.hint_until > now:
+        due.append(view.hint_until)
+    if view.last is not None and view.last[1] + LAST_MOVE_SECONDS > now:
+        due.append(view.last[1] + LAST_MOVE_SECONDS)
     return min(due, default=None)
 
 

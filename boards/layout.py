@@ -41,7 +41,7 @@ from pathlib import Path
 
 import rules
 
-from .tracker import BUTTONS
+from .constants import BUTTONS
 
 SENSOR_KINDS = ("binary", "analog")
 MAX_LEDS = 4096  # far more than any board's cells; the strip's buffer is allocated up front

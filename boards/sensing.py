@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+from .constants import presence
 from .layout import Layout
-from .tracker import presence
 
 
 def classify(value: float, thresholds: dict[str, float]) -> str:

@@ -31,17 +31,10 @@ from typing import NamedTuple, Protocol
 import rules
 
 from . import decisions
+from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .decisions import Turn
 from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight, unseen
-
-BUTTONS = ("clock", "hint", "takeback", "roll")
-NONE = "none"  # the answer that declines every turn a question offers
-HINT_SECONDS = 4.0
-
-
-def presence(pieces: tuple[str, ...]) -> bool:
-    """What a reed switch or digital Hall sensor sees: something is there."""
-    return bool(pieces)
+from .view import TurnView, view_of
 
 
 class Committed(NamedTuple):
@@ -91,17 +84,6 @@ class Dice(Protocol):
     """The board's electronic die: gives the outcome of the chance node ``state`` is at."""
 
     def roll(self, state: rules.GameState) -> Hashable: ...
-
-
-def quote(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to a short prefix, for messages that quote what was given (a
-    20 MB line is not echoed back).
-
-    >>> quote("a" * 100)
-    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (102 characters)"
-    """
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def describe(pieces: tuple[str, ...]) -> str:
@@ -1552,6 +1534,11 @@ class Tracker:
         if self.rolled is None or self.differing:
             return []
         return sorted({cell for cand in self.candidates for cell in cand.final})
+
+    def view(self, previous: TurnView | None = None) -> TurnView:
+        """The read model of the turn as it stands, for the LEDs and every view
+        (:mod:`boards.view`); ``previous``: the view before it."""
+        return view_of(self, previous)
 
 
 def _turn_marks(state: rules.GameState) -> list[int]:

@@ -49,7 +49,7 @@ def enter_setup(service: BoardService, arg: str) -> tuple[list[dict], list[str]]
     (``light a1=Sssh ...``) or a setup file's path. Its events, and the faults (one line
     each; nothing changed then)."""
     text = arg
-    state = service.tracker.state
+    state = service.view.state
     if not takes_setup(state.NAME):
         return [], [f"setup: {state.NAME} starts from its fixed position and takes no setup"]
     if arg.split()[0] not in state.PLAYERS:
@@ -96,7 +96,7 @@ class TypedCommands:
         while not self.lines.empty() and now >= self.next_at and service.settled():
             line = self.lines.get()
             cmd = ("quit", "") if line is None else parse_command(
-                line, service.tracker.state.GEOMETRY.names)
+                line, service.view.state.GEOMETRY.names)
             if isinstance(cmd, str):
                 print(f"sensorboard: {cmd}")
                 continue

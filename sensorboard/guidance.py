@@ -1,7 +1,7 @@
 """What the board tells a player in words: the page and the terminal show the same sentences.
 
-Everything here is read from the tracker's public state (and the service's last take-back);
-nothing here decides a move.
+Everything here is read from the turn's read model (:class:`boards.view.TurnView`) and the
+service's last take-back; nothing here decides a move.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import rules
-from boards.tracker import NONE
+from boards.constants import NONE
+from boards.view import TurnView
 
 if TYPE_CHECKING:
-    from boards.tracker import Tracker
     from sensorboard.service import BoardService
 
 
@@ -31,42 +31,36 @@ def pieces_words(pieces: tuple[str, ...] | list[str]) -> str:
     return f"the {'+'.join(pieces)} stack"
 
 
-def in_hand(tracker: Tracker) -> str:
+def in_hand(view: TurnView) -> str:
     """The "in hand" line: only what is surely off the board, else how many and from where.
 
     When a cell that lost its piece holds one again (a capture: the enemy lifted, the
     shooter put there) the sensors cannot tell which piece is the one in hand, so the
     line says how many pieces are off the board and where they came from.
     """
-    if not tracker.differing or tracker.restoring:  # after a take-back the steps say it
+    if not view.reading or view.restore:  # after a take-back the steps say it
         return ""
-    figures = tracker.state.FIGURES  # a figure is lifted whole: counted and named as one
+    figures = view.state.FIGURES  # a figure is lifted whole: counted and named as one
     say = figure_words if figures else pieces_words
-    count = (lambda p: 1 if p else 0) if figures else len
-    now = decided(tracker)
-    if now is not None and tracker.after_visible:  # only the questions are left
-        held = [(cell, pieces_shown(tracker, cell, now)[1]) for cell in tracker.differing]
-        words = [f"{say(p).removeprefix('the ')} from {cell}"
-                 for cell, p in sorted(held) if p]
+    if view.after_visible:  # only the questions are left
+        held = [(cell, view.shown(cell)[1]) for cell in view.differing]
+        words = [f"{say(p).removeprefix('the ')} from {cell}" for cell, p in sorted(held) if p]
         return "In hand: " + ", ".join(words) if words else ""
-    start = now = 0
+    count = (lambda p: 1 if p else 0) if figures else len
+    off = held_count = 0
     certain: list[str] = []
-    held_count = 0
     sources: list[str] = []
     unsure = False
-    for cell in tracker.cells:
-        before = tracker.before_pieces[cell]
-        on_board, held = tracker.pieces_now(cell)
-        start += count(before)
-        now += count(on_board)
+    for cell, on_board, held, _ in view.reading:
+        off += count(view.before(cell)) - count(on_board)
         held_count += count(held)
         if held:
             certain.append(f"{say(held).removeprefix('the ')} from {cell}")
-        if before and len(tracker.seen[cell]) > 1:
-            sources.append(cell)
-            unsure |= not held or "?" in on_board
         unsure |= "?" in on_board
-    off = start - now
+    for cell in view.state.GEOMETRY.names:
+        if cell in view.touched and view.before(cell):
+            sources.append(cell)
+            unsure |= not view.pieces(cell)[1] or "?" in view.pieces(cell)[0]
     if off <= 0:
         return ""
     if not unsure and off == held_count:
@@ -76,40 +70,12 @@ def in_hand(tracker: Tracker) -> str:
     return f"In hand: {n}, lifted from {', '.join(sources)}"
 
 
-def decided(tracker: Tracker) -> dict[str, tuple[str, ...]] | None:
-    """The position the decisions of the turn in progress lead to (a Tesulda figure that
-    has taken pieces), while some are made; else None."""
-    state = tracker.state
-    return state.physical() if len(state.move_stack) > tracker.turn_start else None
-
-
-def pieces_shown(tracker: Tracker, cell: str, now: dict[str, tuple[str, ...]] | None
-                 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What a view shows on ``cell``, and what of it is in hand: the position ``now``
-    (:func:`decided`) where the sensor agrees with it, else the tracker's reading."""
-    if now is not None:
-        pieces = now.get(cell, ())
-        if tracker.observe(pieces) == tracker.current[cell]:
-            return pieces, ()
-    return tracker.pieces_now(cell)
-
-
-def not_your_turn(tracker: Tracker) -> str | None:
+def not_your_turn(view: TurnView) -> str | None:
     """A piece of the side not to move is off its cell and no turn explains it."""
-    state = tracker.state
-    if state.outcome() is not None or tracker.prompt or tracker.restoring:
+    if not view.stray:
         return None
-    wrong = []
-    for cell in sorted(tracker.differing):
-        _, held = tracker.pieces_now(cell)
-        for piece in held:
-            side = owner(piece, state.PLAYERS)
-            if side is not None and side != state.to_move:
-                wrong.append((cell, piece))
-    if not wrong or tracker.alive():
-        return None
-    where = ", ".join(f"the {piece} piece on {cell}" for cell, piece in wrong)
-    return f"Not your turn: {state.to_move} is to move. Put back {where}."
+    where = ", ".join(f"the {piece} piece on {cell}" for cell, piece in view.stray)
+    return f"Not your turn: {view.state.to_move} is to move. Put back {where}."
 
 
 def fix_words(cells: dict[str, str], figures: bool = False) -> str:
@@ -135,29 +101,29 @@ def figure_words(pieces: tuple[str, ...]) -> str:
 def setup_words(service: BoardService) -> str | None:
     """Before the first move, while the board differs from the start position: what is
     missing and what is extra."""
-    tracker = service.tracker
-    if (not tracker.restoring or tracker.state.move_stack or service.taken_back is not None
+    view = service.view
+    if (not view.restore or view.state.move_stack or service.taken_back is not None
             or service.positioned is not None):
         return None
-    words = figure_words if tracker.state.FIGURES else pieces_words
+    words = figure_words if view.state.FIGURES else pieces_words
     missing, extra = [], []
-    for cell, should in tracker.restore_cells().items():
+    for cell, should in view.restore:
         if should == "empty":
             extra.append(f"{cell} (lit red: take it off)")
         else:
             missing.append(f"{words(tuple(should.split('+')))} on {cell} (lit blue)")
     parts = [f"missing {'; '.join(missing)}" if missing else "",
-             f"extra figure on {', '.join(extra)}" if extra and tracker.state.FIGURES
+             f"extra figure on {', '.join(extra)}" if extra and view.state.FIGURES
              else f"extra piece on {', '.join(extra)}" if extra else ""]
     return ("The board is not set up as the game starts: "
             + "; ".join(p for p in parts if p) + ".")
 
 
-def error_words(tracker: Tracker) -> str | None:
-    if tracker.error is None:
+def error_words(view: TurnView) -> str | None:
+    if view.error is None:
         return None
     return ("No move leaves the board like this. To put it right: "
-            f"{fix_words(tracker.error.cells, tracker.state.FIGURES)}.")
+            f"{fix_words(dict(view.error), view.state.FIGURES)}.")
 
 
 #: ``none`` where it is no decision of the position: the question may have been raised by
@@ -175,14 +141,23 @@ def decisions_of(state: rules.GameState, value: str) -> list | None:
         return None
 
 
-def asked(tracker: Tracker) -> dict:
-    """The tracker's open question in words (see :func:`question`): its ``none`` says no
-    turn was made where the tracker takes it so (a question between turns, or one a
-    touch may have raised), else it is the position's decision (decline a swap, forfeit
-    a Telec entry)."""
-    prompt = tracker.prompt
-    return question(tracker.state, prompt.options if prompt else None,
-                    no_turn=tracker.deciding is None or tracker.no_turn)
+def asked(view: TurnView) -> dict:
+    """The open question in words (see :func:`question`): its ``none`` says no turn was
+    made where the tracker takes it so (a question between turns, or one a touch may have
+    raised), else it is the position's decision (decline a swap, forfeit a Telec entry).
+    ``offered``: the option the board's ``hint`` button has on offer (None: none yet), and
+    ``on_board``: that in words, with whose clock confirms it."""
+    asked = view.question
+    if asked is None:
+        return {**question(view.state, None), "offered": None, "on_board": None}
+    words = question(view.state, list(asked.values), no_turn=asked.no_turn)
+    offer = asked.on_offer
+    if offer is None:
+        return {**words, "offered": None, "on_board": None}
+    text = words["options"][asked.offered]["text"]
+    return {**words, "offered": offer.value,
+            "on_board": f"On the board: \u201c{text}\u201d is on offer; {asked.player}'s "
+                        "clock confirms it, Hint offers the next."}
 
 
 def question(state: rules.GameState, options: list[str] | None,
@@ -236,15 +211,15 @@ def restore_steps(state: rules.GameState, move_text: str) -> list[str]:
 
 def takeback_words(service: BoardService) -> str | None:
     taken = service.taken_back
-    tracker = service.tracker
+    view = service.view
     if taken is None:
         return None
     from sensorboard.numbering import move_label
 
-    label = f"{move_label(taken['ply'], len(tracker.state.PLAYERS))} {taken['move']}"
-    if not tracker.restoring:
-        return f"Taken back: {label}. {tracker.state.to_move} to move."
-    steps = restore_steps(tracker.state, taken["move"])
+    label = f"{move_label(taken['ply'], len(view.state.PLAYERS))} {taken['move']}"
+    if not view.restore:
+        return f"Taken back: {label}. {view.state.to_move} to move."
+    steps = restore_steps(view.state, taken["move"])
     numbered = " ".join(f"{i}) {s};" for i, s in enumerate(steps, start=1)).rstrip(";")
     return (f"Taken back: {label}. Put the board back as it was, in this order: {numbered}. "
             "The lit cells still differ (red: lift, blue: put a piece).")
@@ -255,46 +230,49 @@ def position_words(service: BoardService) -> str | None:
     item = service.positioned
     if item is None:
         return None
-    state = service.tracker.state
+    state = service.view.state
     stands = "the game is over" if state.outcome() is not None else f"{state.to_move} to move"
     text = f"Arbiter {item['by']} set the position: {stands}."
-    if service.tracker.restoring:
+    if service.view.restore:
         text += " Put the board as the LEDs show (red: lift, blue: put a piece)."
     return text
 
 
 def advice(service: BoardService) -> dict | None:
     """The one message the board shows now, most urgent first: ``{"kind", "text"}``."""
-    tracker = service.tracker
+    view = service.view
     for kind, text in (("position", position_words(service)),
                        ("setup", setup_words(service)),
-                       ("takeback", takeback_words(service) if tracker.restoring else None),
-                       ("error", error_words(tracker)),
-                       ("turn", not_your_turn(tracker)),
+                       ("takeback", takeback_words(service) if view.restore else None),
+                       ("error", error_words(view)),
+                       ("turn", not_your_turn(view)),
                        ("takeback", takeback_words(service))):
         if text:
             return {"kind": kind, "text": text}
     return None
 
 
-def idle_press(tracker: Tracker, button: str) -> str:
+def idle_press(view: TurnView, button: str) -> str:
     """Why a press changed nothing (the tracker returned no event)."""
-    state = tracker.state
+    state = view.state
     if button == "takeback":
         return "Take back: there is no move to take back yet."
     if state.outcome() is not None:
         return f"{button.capitalize()}: the game is over."
+    if button == "hint" and view.question is not None:
+        return ""  # the next option is on offer: the question says which
     if button == "hint":
-        if tracker.differing:
+        if view.reading:
             return "Hint: shown between turns; finish or undo the move on the board first."
         if not state.hint_cells():
             return f"Hint: nothing to show; no cell is marked for {state.to_move} now."
         return ""
-    if tracker.prompt:
-        return "Clock: answer the question first."
-    if tracker.restoring:
+    if view.question:
+        return ("Clock: answer the question first (Hint puts an answer on offer, the clock "
+                "then confirms it).")
+    if view.restore:
         return "Clock: put the board back first (the lit cells)."
-    if not tracker.differing:
+    if not view.reading:
         return f"Clock: no turn to end; {state.to_move} has not moved a piece."
     return "Clock: the move on the board is not a complete legal turn yet."
 
@@ -304,4 +282,4 @@ def press(service: BoardService, button: str,
     """Press ``button`` on ``service`` (for the clock, ``player`` is whose side; None: a
     shared button): its events, and why nothing happened if nothing did."""
     events = service.act("press", button, player)
-    return events, "" if events else idle_press(service.tracker, button)
+    return events, "" if events else idle_press(service.view, button)

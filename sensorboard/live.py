@@ -91,8 +91,8 @@ def run_live(args, layout: Layout) -> int:
     service, recorder = board.service, board.recorder
     settle_memory()
     folder = recorder.record_path.parent
-    if service.tracker.restoring:
-        cells = ", ".join(f"{c} {w}" for c, w in service.tracker.restore_cells().items())
+    if service.view.restore:
+        cells = ", ".join(f"{c} {w}" for c, w in service.view.restore)
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
     tty = sys.stdout.isatty()
     script = []

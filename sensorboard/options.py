@@ -77,8 +77,9 @@ def takes_setup(game: str) -> bool:
     return "setup" in inspect.signature(rules.game_module(game).new_game).parameters
 
 
-def known_buttons(tracker) -> list[str]:
-    """The buttons a press may name: the board's, and ``roll`` wherever the game has dice
-    (without the board's die such a press is answered: roll your own)."""
-    own = tracker.buttons()
-    return [*own, "roll"] if tracker.state.HAS_CHANCE and "roll" not in own else own
+def known_buttons(view) -> list[str]:
+    """The buttons a press may name: the board's (a :class:`boards.view.TurnView`'s), and
+    ``roll`` wherever the game has dice (without the board's die such a press is answered:
+    roll your own)."""
+    own = list(view.buttons)
+    return [*own, "roll"] if view.state.HAS_CHANCE and "roll" not in own else own

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import rules
+from boards.constants import quote
 from boards.layout import Layout
-from boards.tracker import quote
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
 from sensorboard import demo as demos
@@ -185,7 +185,7 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
         here = f"{where}:{ev.line}"
         if ev.op == "lift" and service.sim_pieces(ev.arg) == 0:
             raise InputError(f"{here}: lift {ev.arg}: there is no piece on {ev.arg}")
-        buttons = known_buttons(service.tracker)
+        buttons = known_buttons(service.view)
         if ev.op == "press" and ev.arg not in buttons:
             raise InputError(f"{here}: press: unknown button {quote(ev.arg)}; buttons: "
                              f"{', '.join(buttons)}")

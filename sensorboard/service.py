@@ -11,11 +11,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import rules
-from boards import hints
+from boards import answers, hints
 from boards.dice import DICE, ElectronicDice
 from boards.layout import Layout
 from boards.sensing import classify, observer
 from boards.tracker import Committed, Error, Event, Prompt, Rejected, Rolled, TakenBack, Tracker
+from boards.view import TurnView
 from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
@@ -143,6 +144,7 @@ class BoardService:
         self._last: object = None
         self._read_at = float("-inf")  # the time of the last scan
         self._trusted: object = None
+        self._view: TurnView | None = None
         self._dirty = True
         self._frame_due: float | None = None
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
@@ -153,6 +155,26 @@ class BoardService:
     def close(self) -> None:
         """Darken the LEDs and release the hardware."""
         self.hardware.close()
+
+    @property
+    def view(self) -> TurnView:
+        """The turn's read model as it stands (:class:`boards.view.TurnView`): what the
+        LEDs, the page and the terminal show."""
+        if self._view_stale or self._view is None:
+            self._view = self.tracker.view(self._view)
+            self._view_stale = False
+        return self._view
+
+    @property
+    def _dirty(self) -> bool:
+        """The tracker may have changed since the LEDs were last planned."""
+        return self._replan
+
+    @_dirty.setter
+    def _dirty(self, value: bool) -> None:
+        self._replan = value
+        if value:
+            self._view_stale = True
 
     def _boot(self) -> None:
         """Read the board until it is stable and take that as what the sensors show now."""
@@ -317,14 +339,21 @@ class BoardService:
         """A button press; ``player`` names the side of a per-player clock button."""
         now = self.clock.now()
         item = {"type": "press", "t": round(now, 3), "button": button}
+        self.record(item if player is None else {**item, "player": player})
         if button == "clock" and self.timing is not None \
                 and self.timing.phase is clocks.Phase.READY and not self.adjudicated:
-            self.record(item if player is None else {**item, "player": player})
             return [self._set_clock(clocks.start(self.timing, now), now, "start")]
+        question = self.view.question
+        step = None if question is None else answers.press(question, button, player)
+        if step is not None:  # an answer on the board itself: hint offers, the clock confirms
+            if step.chosen is not None:
+                return self.choose(step.chosen)
+            self._dirty = True
+            self._view = replace(self.view, question=question.offering(step.offered))
+            self.revision += 1
+            return []
         if player is None:
-            self.record(item)
             return self._emit(self.tracker.press(button, now))
-        self.record({**item, "player": player})
         return self._emit(self.tracker.press(button, now, player=player))
 
     def choose(self, value: str) -> list[dict]:
@@ -532,9 +561,10 @@ class BoardService:
             listener(item)
 
     def _show(self, now: float) -> None:
+        view = self.view
         self._dirty = False
-        frame = hints.plan(self.tracker, now)
-        self._frame_due = hints.next_change(self.tracker, now)
+        frame = hints.plan(view, now)
+        self._frame_due = hints.next_change(view, now)
         if frame == self.frame:
             return
         self.frame = frame

@@ -35,14 +35,14 @@ def symbol(pieces: tuple[str, ...], present: bool, players: tuple[str, ...] = ()
 
 def render(service: BoardService, color: bool = True) -> str:
     """The board as text, rank by rank from the top, each cell on its LED colour."""
-    tracker = service.tracker
-    geometry = tracker.state.GEOMETRY
+    view = service.view
+    state = view.state
+    geometry = state.GEOMETRY
     xs = sorted({c.x for c in geometry.cells})
     ys = sorted({c.y for c in geometry.cells}, reverse=True)
     at = {(c.x, c.y): c.name for c in geometry.cells}
     labels = geometry.coordinates()
-    figures = tracker.state.PLAYERS if tracker.state.FIGURES else ()
-    now = guidance.decided(tracker)
+    figures = state.PLAYERS if state.FIGURES else ()
     lines = []
     for y in ys:
         row = [f"{labels['ranks'].get(y, ''):>2} "]
@@ -51,8 +51,8 @@ def render(service: BoardService, color: bool = True) -> str:
             if name is None:
                 row.append("   ")
                 continue
-            on_board, _ = guidance.pieces_shown(tracker, name, now)
-            text = f" {symbol(on_board, tracker.occupied(name), figures):<2}"
+            on_board, _ = view.shown(name)
+            text = f" {symbol(on_board, view.present(name), figures):<2}"
             role = service.frame.get(name)
             if color and role:
                 text = _bg(service.palette[role]) + text + RESET
@@ -61,34 +61,42 @@ def render(service: BoardService, color: bool = True) -> str:
             row.append(text)
         lines.append("".join(row).rstrip())
     lines.append("   " + "".join(f" {labels['files'].get(x, ''):<2}" for x in xs).rstrip())
-    state = tracker.state
     roles = sorted(set(service.frame.values()))
     legend = ", ".join(f"{_bg(service.palette[r]) if color else ''}{r}{RESET if color else ''}"
                        for r in roles)
     status = service.result() if state.outcome() or service.flagged \
-        else f"{tracker.player} to move"
-    if tracker.rolled:
-        status += f", rolled {tracker.rolled} (enter on {', '.join(tracker.roll_cells())})"
-    moves = tracker.turns()
+        else f"{view.player} to move"
+    if view.rolled:
+        status += f", rolled {view.rolled} (enter on {', '.join(view.roll_cells)})"
+    moves = view.moves
     last = f"{move_label(len(moves), len(state.PLAYERS))} {moves[-1]}" if moves else "-"
     lines.append(f"{status}; last move: {last}")
     lines.append(f"LEDs: {legend or 'off'}")
     lines += sides(state, service.timing and clocks.to_json(service.timing,
                                                             service.clock.now()))
-    hand = guidance.in_hand(tracker)
+    hand = guidance.in_hand(view)
     if hand:
         lines.append(hand)
     advice = guidance.advice(service)
     if advice:
         lines.append(advice["text"])
-    if tracker.prompt:
-        asked = guidance.asked(tracker)
-        if all(o["text"] == o["value"] for o in asked["options"]):
-            lines.append("question: " + " | ".join(tracker.prompt.options))
-        else:  # the answers in words, each with what to type
-            lines.append(f"question: {asked['question']}")
-            lines += [f"  choose {o['value']}  ({o['text']})" for o in asked["options"]]
+    if view.question:
+        lines += question_lines(view)
     return "\n".join(lines)
+
+
+def question_lines(view) -> list[str]:
+    """The open question: its options (in words where they differ from what to type) and,
+    once ``hint`` has put one on offer, which one the asked player's clock confirms."""
+    asked = guidance.asked(view)
+    if all(o["text"] == o["value"] for o in asked["options"]):
+        lines = ["question: " + " | ".join(view.question.values)]
+    else:  # the answers in words, each with what to type
+        lines = [f"question: {asked['question']}"]
+        lines += [f"  choose {o['value']}  ({o['text']})" for o in asked["options"]]
+    if asked["on_board"]:
+        lines.append(asked["on_board"])
+    return lines
 
 
 def sides(state, timing: dict | None = None) -> list[str]:

@@ -42,7 +42,7 @@ from aiohttp import WSMsgType, web
 from yarl import URL
 
 import rules
-from boards import tracker as tracker_module
+from boards.constants import quote
 from boards.layout import Layout, LayoutError, layout_for_game
 from hardware.backends import HardwareConfig
 from hardware.base import Clock
@@ -195,14 +195,14 @@ class WebSession:
     def geometry(self) -> dict:
         if self._geometry.get("board") != self.board_id:
             self._geometry = {"board": self.board_id,
-                              "geometry": self.service.tracker.state.GEOMETRY.to_json()}
+                              "geometry": self.service.view.state.GEOMETRY.to_json()}
         return self._geometry["geometry"]
 
     def full(self, snap: dict | None = None) -> dict:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
         return {**(snap or self.publish()), "geometry": self.geometry(),
-                "legend": legend_json(self.service.tracker.state.NAME, self.service.palette,
-                                      die=self.service.tracker.dice is not None)}
+                "legend": legend_json(self.service.view.state.NAME, self.service.palette,
+                                      die="roll" in self.service.view.buttons)}
 
     def publish(self) -> dict:
         """The snapshot, numbered; pushed to every page when it differs from the last one.
@@ -223,10 +223,10 @@ class WebSession:
     # --- actions -------------------------------------------------------------------------
 
     def _cell(self, cell: object) -> str:
-        names = self.service.tracker.state.GEOMETRY.names
+        names = self.service.view.state.GEOMETRY.names
         if not isinstance(cell, str) or cell not in names:
-            raise ActionError(400, f"unknown cell {tracker_module.quote(cell)}; cells of "
-                                   f"{self.service.tracker.state.NAME}: {', '.join(names)}")
+            raise ActionError(400, f"unknown cell {quote(cell)}; cells of "
+                                   f"{self.service.view.state.NAME}: {', '.join(names)}")
         if self.service.sim is None:
             raise ActionError(409, f"the {self.service.backend} board has real pieces; "
                                    "lift and place them by hand")
@@ -256,13 +256,13 @@ class WebSession:
     def press(self, button: object, player: object = None) -> str:
         """Press a button; the answer is why nothing happened, if nothing did. ``player``:
         whose side of the clock (one button per player), None when it is shared."""
-        buttons = known_buttons(self.service.tracker)
+        buttons = known_buttons(self.service.view)
         if button not in buttons:
-            raise ActionError(400, f"unknown button {tracker_module.quote(button)}; buttons: "
+            raise ActionError(400, f"unknown button {quote(button)}; buttons: "
                                    f"{', '.join(buttons)}")
-        players = self.service.tracker.state.PLAYERS
+        players = self.service.view.state.PLAYERS
         if player is not None and player not in players:
-            raise ActionError(400, f"unknown player {tracker_module.quote(player)}; players: "
+            raise ActionError(400, f"unknown player {quote(player)}; players: "
                                    f"{', '.join(players)}")
         self._not_during_demo()
         events, why = guidance.press(self.service, button, player)
@@ -273,8 +273,8 @@ class WebSession:
 
     def position(self, ply: object) -> dict:
         """The position after ``ply`` moves of this game (read-only)."""
-        tracker = self.service.tracker
-        bounds = [*tracker.turn_marks, tracker.turn_start]  # where each turn begins and ends
+        view = self.service.view
+        bounds = view.turn_bounds  # where each turn begins and ends
         n = len(bounds) - 1
         try:
             k = int(ply)  # type: ignore[arg-type]
@@ -283,22 +283,22 @@ class WebSession:
         if not 0 <= k <= n:
             raise ActionError(400, f"ply {ply!r}: give a number from 0 to {n}")
         return {"board": self.board_id,
-                **position_json(tracker.state, k, bounds[k], bounds[k - 1] if k else 0,
+                **position_json(view.state, k, bounds[k], bounds[k - 1] if k else 0,
                                 self.service.palette)}
 
     def choose(self, value: object) -> None:
-        prompt = self.service.tracker.prompt
-        if prompt is None:
-            raise ActionError(409, f"no question is open; {tracker_module.quote(value)} ignored")
-        if not isinstance(value, str) or value not in prompt.options:
-            raise ActionError(400, f"{tracker_module.quote(value)} is not offered; options: "
-                                   f"{', '.join(prompt.options)}")
+        asked = self.service.view.question
+        if asked is None:
+            raise ActionError(409, f"no question is open; {quote(value)} ignored")
+        if not isinstance(value, str) or value not in asked.values:
+            raise ActionError(400, f"{quote(value)} is not offered; options: "
+                                   f"{', '.join(asked.values)}")
         self._not_during_demo()
         self.service.act("choose", value)
 
     def set_up(self, text: object) -> None:
         """Enter a setup (see :meth:`BoardService.set_up`) before the first move."""
-        state = self.service.tracker.state
+        state = self.service.view.state
         self._not_during_demo()
         if state.setup_text() is None:
             raise ActionError(409, f"{state.NAME} starts from its fixed position and takes "
@@ -317,13 +317,13 @@ class WebSession:
 
     def new_game(self, game: object) -> None:
         if not isinstance(game, str) or game not in rules.GAMES:
-            raise ActionError(400, f"unknown game {tracker_module.quote(game)}; games: "
+            raise ActionError(400, f"unknown game {quote(game)}; games: "
                                    f"{', '.join(sorted(rules.GAMES))}")
         try:
             layout_for_game(game)
         except LayoutError as e:
             raise ActionError(409, f"cannot set up {game}: {e}") from None
-        previous = self.service.tracker.state.NAME
+        previous = self.service.view.state.NAME
         # The old board lets go of its pins and LEDs before the new one claims them.
         self.close()
         try:
@@ -407,7 +407,7 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
     async def action(request: web.Request) -> web.Response:
         name = request.match_info["action"]
         if name not in ACTIONS:
-            return _error(404, f"no action {tracker_module.quote(name)}; actions: "
+            return _error(404, f"no action {quote(name)}; actions: "
                                f"{', '.join(ACTIONS)}")
         try:
             body = json.loads(await request.read())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import rules
 from boards import hints
+from boards.view import TurnView
 from sensorboard import clocks, guidance
 from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService, outcome_json, result_text
@@ -14,17 +15,15 @@ def geometry_json(state: rules.GameState) -> dict:
     return state.GEOMETRY.to_json()
 
 
-def cell_view(service: BoardService, name: str, shown: list,
-              decided: dict[str, tuple[str, ...]] | None = None) -> dict:
-    """One cell for the page. ``decided``: the position the decisions of the turn in
-    progress lead to (a Tesulda figure that has taken pieces), shown where the sensors
-    agree with it."""
-    tracker = service.tracker
-    on_board, in_hand = guidance.pieces_shown(tracker, name, decided)
+def cell_view(service: BoardService, name: str, shown: list) -> dict:
+    """One cell for the page: where the decisions of the turn in progress changed it (a
+    Tesulda figure that has taken pieces) and the sensors agree, as decided."""
+    turn = service.view
+    on_board, in_hand = turn.shown(name)
     role = service.frame.get(name)
     led = list(shown[service.layout.cell_led[name]])
     view = {
-        "present": tracker.occupied(name),
+        "present": turn.present(name),
         "pieces": list(on_board),
         "in_hand": list(in_hand),
         "led": led,
@@ -38,12 +37,11 @@ def cell_view(service: BoardService, name: str, shown: list,
 def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
              token_required: bool = False) -> dict:
     """Everything the page draws except the geometry (sent once per board)."""
-    tracker = service.tracker
-    state = tracker.state
+    view = service.view
+    state = view.state
     shown = service.strip.shown()
-    decided = guidance.decided(tracker)
-    cells = {name: cell_view(service, name, shown, decided) for name in state.GEOMETRY.names}
-    moves = tracker.turns()
+    cells = {name: cell_view(service, name, shown) for name in state.GEOMETRY.names}
+    moves = list(view.moves)
     outcome = outcome_json(state) or (service.flagged or {}).get("outcome")
     return {
         "type": "state",
@@ -64,29 +62,29 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "home": state.home(),
         "clock": state.to_move if not outcome and state.to_move in state.PLAYERS else None,
         "clocks": service.timing and clocks.to_json(service.timing, service.clock.now()),
-        "hand": guidance.in_hand(tracker),
+        "hand": guidance.in_hand(view),
         "advice": guidance.advice(service),
         "cells": cells,
         "in_hand": sorted(c for c, v in cells.items() if v["in_hand"]),
-        "prompt": list(tracker.prompt.options) if tracker.prompt else None,
-        **guidance.asked(tracker),
+        "prompt": list(view.question.values) if view.question else None,
+        **guidance.asked(view),
         "figures": state.FIGURES,
         "pool": state.pool(),
-        "setup": setup_json(tracker),
-        "error": dict(tracker.error.cells) if tracker.error else None,
+        "setup": setup_json(view),
+        "error": dict(view.error) if view.error is not None else None,
         "demo": demo,
         "token_required": token_required,
         "games": sorted(rules.GAMES),
-        "buttons": tracker.buttons(),
-        "rolled": tracker.rolled,
+        "buttons": list(view.buttons),
+        "rolled": view.rolled,
     }
 
 
-def setup_json(tracker) -> str | None:
+def setup_json(view: TurnView) -> str | None:
     """The setup text a player may still change (before the first move, no move under
     way), or None: the page's setup form."""
-    state = tracker.state
-    if state.move_stack or (tracker.differing and not tracker.restoring):
+    state = view.state
+    if state.move_stack or (view.reading and not view.restore):
         return None
     return state.setup_text()
 
@@ -136,6 +134,8 @@ ROLE_TEXT = {
     "roll": "the die has rolled: the turn goes on here",
     "attacker": "this figure could take the Prime",
     "dodge": "a lifted Dodger may go here by its second leg",
+    "offer": "question: the answer on offer (hint: next, clock: confirm)",
+    "decline": "question: none is on offer (hint: next, clock: confirm)",
 }
 
 

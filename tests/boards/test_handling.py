@@ -54,7 +54,7 @@ def test_capture_begun_with_the_shooter_waits_and_commits_before_the_next_turn()
     tracker = Tracker(shooter_position())
     assert feed(tracker, [("c3", False), ("a3", False), ("a3", True)]) == []
     assert [c.text for c in tracker.pending] == ["c3xa3"]
-    frame = plan(tracker, 3.0)
+    frame = plan(tracker.view(), 3.0)
     assert frame["c3"] == "lifted" and "wrong" not in frame.values()
     assert tracker.tick(9.0) == []  # no error: a turn is under way
     out = feed(tracker, [("d5", False), ("e5", True)], 10.0)

@@ -32,7 +32,8 @@ def test_a_piece_lifted_on_an_entrance_lights_its_steps_its_bump_and_the_center_
     tr = tracker(POSITION, layout)
     tr.change("a3", False, 1.0)
     # a2: onto blue's own 6 (a stack the sensors cannot see); a4: red's 3, bumped
-    assert hints.plan(tr, 1.0) == {"a3": "lifted", "a2": "move", "a4": "capture", "cz": "move"}
+    assert hints.plan(tr.view(), 1.0) == {"a3": "lifted", "a2": "move", "a4": "capture",
+                                          "cz": "move"}
     assert hints.PALETTE["capture"] != hints.PALETTE["move"]
 
 
@@ -40,7 +41,7 @@ def test_a_piece_lifted_on_an_entrance_lights_its_steps_its_bump_and_the_center_
 def test_a_piece_off_the_entrances_does_not_light_the_center_zone(layout):
     tr = tracker(POSITION, layout)
     tr.change("a2", False, 1.0)
-    frame = hints.plan(tr, 1.0)
+    frame = hints.plan(tr.view(), 1.0)
     assert "cz" not in frame and frame["a1"] == "move" and frame["b2"] == "move"
     assert frame.get("a3") != "move"  # a 6 does not go onto a 5
 
@@ -48,14 +49,14 @@ def test_a_piece_off_the_entrances_does_not_light_the_center_zone(layout):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_nothing_in_hand_lights_nothing(layout):
     tr = tracker(POSITION, layout)
-    assert hints.plan(tr, 5.0) == {}
+    assert hints.plan(tr.view(), 5.0) == {}
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_a_stack_bumps_a_single_in_the_capture_colour(layout):
     tr = tracker("b4=b21,c4=r5 blue:1233445566:0 red:11223344566:0 blue turn", layout)
     tr.change("b4", False, 1.0)
-    assert hints.plan(tr, 1.0)["c4"] == "capture"
+    assert hints.plan(tr.view(), 1.0)["c4"] == "capture"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -64,7 +65,7 @@ def test_the_electronic_roll_lights_the_indicated_tile_in_its_own_colour(layout)
     tr = tracker("- blue:112233445566:0 red:112233445566:0 blue turn first", layout, die)
     tr.press("roll", 1.0)
     tile = rules.GAMES["telec"].FACE_TILE["blue"][tr.rolled]
-    assert hints.plan(tr, 1.0) == {tile: "roll"}
+    assert hints.plan(tr.view(), 1.0) == {tile: "roll"}
     assert hints.PALETTE["roll"] not in (hints.PALETTE["move"], hints.PALETTE["capture"])
 
 

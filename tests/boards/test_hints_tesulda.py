@@ -19,7 +19,7 @@ def test_a_lifted_dodger_lights_one_leg_squares_captures_and_second_leg_squares(
     # e4: square base, circle, trapezoid: straight 1, diagonal 1, Dodger (D-5)
     tracker = tesulda("light:a1=Skh,e4=Scz dark:j10=Skh,f5=Tcs pool: light")
     tracker.change("e4", False, 0.0)
-    frame = hints.plan(tracker, 0.1)
+    frame = hints.plan(tracker.view(), 0.1)
     assert frame["e4"] == "lifted"
     assert roles(frame, "capture") == {"f5"}
     assert roles(frame, "move") == {"d3", "d4", "d5", "e3", "e5", "f3", "f4"}
@@ -30,9 +30,9 @@ def test_a_lifted_dodger_lights_one_leg_squares_captures_and_second_leg_squares(
 def test_the_primes_attackers_light_while_it_is_in_danger():
     # e8 (straight 1 + 2x3) sees down the open e-file to the Prime on e1 (D-9)
     tracker = tesulda("light:e1=Skc,c1=Ssh dark:e8=Ssssh,j10=Skh pool: light")
-    assert hints.plan(tracker, 0.0) == {"e8": "attacker"}
+    assert hints.plan(tracker.view(), 0.0) == {"e8": "attacker"}
     tracker.change("c1", False, 0.5)  # and while a figure is in hand
-    frame = hints.plan(tracker, 0.6)
+    frame = hints.plan(tracker.view(), 0.6)
     assert frame["e8"] == "attacker" and frame["c1"] == "lifted" and frame["d1"] == "move"
     safe = tesulda("light:e1=Skc,e2=Tcs dark:e8=Ssssh,j10=Skh pool: light")
-    assert hints.plan(safe, 0.0) == {}
+    assert hints.plan(safe.view(), 0.0) == {}

@@ -79,7 +79,7 @@ def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
     run2.scan_until(t)
     # The LEDs name every cell to put right; the players follow them one cell at a time.
     while True:
-        frame = hints.plan(service2.tracker, t)
+        frame = hints.plan(service2.view, t)
         if not service2.tracker.restoring:
             break
         assert frame == {c: "missing" if want.get(c) else "wrong"

@@ -27,34 +27,35 @@ def test_take_back_of_a_claim_and_reap_lifts_first_then_puts_back():
 
 def test_in_hand_names_only_what_surely_is_off_the_board():
     tracker = Tracker(rules.new_game("tessella"))
-    assert in_hand(tracker) == ""
+    assert in_hand(tracker.view()) == ""
     tracker.change("e4", False, 0.0)
-    assert in_hand(tracker) == "In hand: clear piece from e4"
+    assert in_hand(tracker.view()) == "In hand: clear piece from e4"
     tracker.change("e3", False, 0.1)  # a second piece up: both named
-    assert in_hand(tracker) == "In hand: clear piece from e3, clear piece from e4"
+    assert in_hand(tracker.view()) == "In hand: clear piece from e3, clear piece from e4"
 
 
 def test_not_your_turn_names_the_piece_and_who_is_to_move():
     tracker = Tracker(rules.new_game("teblo"))
     tracker.change("l12", False, 0.0)  # red's pawn; yellow is to move
-    assert not_your_turn(tracker) == ("Not your turn: yellow is to move. "
+    assert not_your_turn(tracker.view()) == ("Not your turn: yellow is to move. "
                                       "Put back the red piece on l12.")
     tracker.change("l12", True, 0.5)
-    assert not_your_turn(tracker) is None
+    assert not_your_turn(tracker.view()) is None
     tracker.change("a1", False, 1.0)  # yellow's own pawn: a turn in progress
-    assert not_your_turn(tracker) is None
+    assert not_your_turn(tracker.view()) is None
 
 
 def test_a_press_that_does_nothing_says_why():
     tracker = Tracker(rules.new_game("tessella"))
-    assert idle_press(tracker, "clock") == "Clock: no turn to end; clear has not moved a piece."
-    assert idle_press(tracker, "takeback") == "Take back: there is no move to take back yet."
-    assert idle_press(tracker, "hint") == ("Hint: nothing to show; no cell is marked for "
+    assert idle_press(tracker.view(), "clock") == (
+        "Clock: no turn to end; clear has not moved a piece.")
+    assert idle_press(tracker.view(), "takeback") == "Take back: there is no move to take back yet."
+    assert idle_press(tracker.view(), "hint") == ("Hint: nothing to show; no cell is marked for "
                                            "clear now.")
     tracker.change("e4", False, 0.0)
-    assert idle_press(tracker, "hint") == ("Hint: shown between turns; finish or undo the "
+    assert idle_press(tracker.view(), "hint") == ("Hint: shown between turns; finish or undo the "
                                            "move on the board first.")
-    assert idle_press(tracker, "clock") == ("Clock: the move on the board is not a complete "
+    assert idle_press(tracker.view(), "clock") == ("Clock: the move on the board is not a complete "
                                             "legal turn yet.")
 
 
@@ -78,6 +79,6 @@ def test_a_new_board_not_set_up_says_what_is_missing_and_extra():
     assert advice(service) == {"kind": "setup", "text": (
         "The board is not set up as the game starts: missing the clear piece on e4 (lit "
         "blue); extra piece on c3 (lit red: take it off).")}
-    assert hints.plan(service.tracker, clock.now()) == {"e4": "missing", "c3": "wrong"}
+    assert hints.plan(service.view, clock.now()) == {"e4": "missing", "c3": "wrong"}
     assert [x["cells"] for x in out if x["type"] == "error"] == [{"c3": "empty", "e4": "clear"}]
-    assert in_hand(service.tracker) == ""
+    assert in_hand(service.view) == ""

@@ -212,9 +212,9 @@ def test_hint_button_lights_the_cutting_squares():
         state.push_str(m)
     tracker = Tracker(state)
     assert tracker.press("hint", 10.0) == []
-    frame = hints.plan(tracker, 10.5)
+    frame = hints.plan(tracker.view(), 10.5)
     assert sorted(frame) == state.cutting_placements() and set(frame.values()) == {"cut"}
-    assert "cut" not in hints.plan(tracker, 20.0).values()
+    assert "cut" not in hints.plan(tracker.view(), 20.0).values()
 
 
 assert Path(HALL).exists() and Path(REEDS).exists()

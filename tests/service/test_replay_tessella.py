@@ -239,7 +239,7 @@ def test_takeback_lights_what_to_put_back_and_the_record_drops_the_move(tmp_path
     assert "1. c1-c2" in recorder.record_path.read_text()
     for e in tracker.press("takeback", 1.0):
         recorder.event(event_json(e))
-    assert hints.plan(tracker, 1.1) == {"c1": "missing", "c2": "wrong"}
+    assert hints.plan(tracker.view(), 1.1) == {"c1": "missing", "c2": "wrong"}
     recorder.flush()
     record = parse_record(recorder.record_path.read_text())
     assert record.turns == [] and record.preamble == ["taken back: c1-c2"]

@@ -89,8 +89,8 @@ def test_a_missing_and_an_extra_figure_are_named_before_the_first_move():
     assert [e["cells"] for e in errors] == [
         {"b2": "light-triangle+circle+square", "c4": "empty"}]
     assert errors[0]["t"] == pytest.approx(service.tracker.error_delay, abs=0.05)
-    assert hints.plan(service.tracker, clock.now()) == {"b2": "missing", "c4": "wrong"}
-    assert guidance.in_hand(service.tracker) == ""
+    assert hints.plan(service.view, clock.now()) == {"b2": "missing", "c4": "wrong"}
+    assert guidance.in_hand(service.view) == ""
     assert guidance.advice(service) == {
         "kind": "setup",
         "text": "The board is not set up as the game starts: missing the light triangle base "
@@ -114,11 +114,11 @@ def test_a_board_put_right_at_once_is_no_error():
     standing = rules.new_game("tesulda").physical()
     standing["c4"] = standing.pop("b2")
     service, clock, out, run = booted(standing, until=0.3)
-    assert hints.plan(service.tracker, clock.now()) == {"b2": "missing", "c4": "wrong"}
+    assert hints.plan(service.view, clock.now()) == {"b2": "missing", "c4": "wrong"}
     service.sim_lift("c4")
     service.sim_place("b2")
     run.scan_until(3.0)
-    assert out == [] and hints.plan(service.tracker, clock.now()) == {}
+    assert out == [] and hints.plan(service.view, clock.now()) == {}
 
 
 def test_a_figure_lifted_on_a_set_up_board_is_the_first_move_not_missing():
@@ -126,7 +126,7 @@ def test_a_figure_lifted_on_a_set_up_board_is_the_first_move_not_missing():
     service.sim_lift("a2")
     run.scan_until(4.0)
     assert not service.tracker.restoring and guidance.advice(service) is None
-    assert guidance.in_hand(service.tracker).startswith("In hand: ")
+    assert guidance.in_hand(service.view).startswith("In hand: ")
     assert [x for x in out if x["type"] == "error"] == []
 
 

@@ -28,7 +28,8 @@ def test_a_capture_asked_in_words_and_the_pool_shown():
         run.scan_until(0.5 * (t + 1))
     run.scan_until(2.0)
     lines = render(service, color=False).splitlines()
-    assert lines[1] == " 9  .  .  .  S2 .  .  .  .  .  ."  # the attacker stands on d9
+    # the attacker stands on d9, lit (blinking) as the cell every answer changes
+    assert lines[1] == " 9  .  .  . [S2 .  .  .  .  .  ."
     assert "removed pool: empty" in lines
     assert lines[-4:] == [
         "question: Attack: the figure on d9 captured a dark circle base with circle, circle. "
@@ -39,7 +40,7 @@ def test_a_capture_asked_in_words_and_the_pool_shown():
     service.choose("take:c")
     run.scan_until(3.0)
     lines = render(service, color=False).splitlines()
-    assert lines[1] == " 9  .  .  .  S3 .  .  .  .  .  ."  # with the circle it took
+    assert lines[1] == " 9  .  .  . [S3 .  .  .  .  .  ."  # with the circle it took
     assert "removed pool: 1 x circle" in lines
     assert "  choose draw:c  (Draw circle from the pool)" in lines
     assert "  choose none  (No swap or draw: end the turn)" in lines

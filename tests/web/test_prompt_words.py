@@ -116,7 +116,7 @@ def test_teblo_asks_block_or_pawn_step_in_words():
     block on c2 after it, or a touch."""
     tracker = Tracker(teblo_pawn_on_its_block())
     tracker.change("c2", True, 1.0)
-    asked = guidance.asked(tracker)
+    asked = guidance.asked(tracker.view())
     assert asked["question"] == "Which move did yellow make?"
     assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
         ("+c2", "Yellow block on c2", ["yellow-block"]),
@@ -194,7 +194,7 @@ def test_none_the_tracker_takes_for_no_turn_says_so_where_it_is_also_a_decision(
         "telec", "a1=r2 blue:112233445566:0 red:1123344556:1 blue turn"))
     tracker.change("a1", False, 1.0)
     tracker.change("a1", True, 2.0)
-    asked = guidance.asked(tracker)
+    asked = guidance.asked(tracker.view())
     assert asked["question"] == "Blue rolled 4: which pyramid was entered on a1?"
     assert [(o["value"], o["text"]) for o in asked["options"]] == [
         ("3", "Size 3 pyramid, bumping the red 2"), ("4", "Size 4 pyramid, bumping the red 2"),

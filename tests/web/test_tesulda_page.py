@@ -142,17 +142,17 @@ def test_two_moves_the_board_cannot_tell_apart_are_asked_in_words(page, artifact
 def test_figures_in_hand_and_to_put_right_are_named_as_figures():
     tracker = Tracker(rules.from_position("tesulda", DODGER))
     tracker.change("e4", False, 1.0)
-    assert guidance.in_hand(tracker) == ("In hand: light square base with circle, trapezoid "
+    assert guidance.in_hand(tracker.view()) == ("In hand: light square base with circle, trapezoid "
                                          "from e4")
     tracker.change("f6", False, 2.0)
-    assert guidance.in_hand(tracker) == (
+    assert guidance.in_hand(tracker.view()) == (
         "In hand: light square base with circle, trapezoid from e4, dark triangle base with "
         "circle, square from f6")
     tracker = Tracker(rules.from_position("tesulda", DODGER))
     tracker.change("e1", False, 1.0)
     tracker.change("j5", True, 2.0)
     tracker.tick(5.0)
-    assert guidance.error_words(tracker) == (
+    assert guidance.error_words(tracker.view()) == (
         "No move leaves the board like this. To put it right: lift the figure off j5 (lit "
         "red).")
     assert guidance.fix_words({"e1": "light-square+crown+hexagon"}, figures=True) == (

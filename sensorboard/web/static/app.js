@@ -430,6 +430,10 @@ function render(snap) {
       return b;
     }));
   }
+  for (const b of options.querySelectorAll("button")) {
+    b.setAttribute("aria-current", String(b.dataset.value === snap.offered));
+  }
+  $("on-board").textContent = snap.on_board || "";
   prompt.hidden = !snap.prompt;
 
   const buttons = $("buttons");

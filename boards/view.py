@@ -1,0 +1,284 @@
+"""The read model of the turn: one frozen :class:`TurnView` per change of the tracker.
+
+The hint planner, the guidance words, the terminal and the page read only this; none of
+them reads the tracker. A view is taken with :meth:`boards.tracker.Tracker.view` (built
+by :func:`view_of` from the tracker's public state) and never changes afterwards: a
+later event gives a new view.
+
+The phase of the turn, in the order it wins when several hold:
+
+======================  ==========================================================
+``Phase.RESTORING``     a move taken back (or a position set): put the board as shown
+``Phase.ERROR``         no legal turn explains the board: ``error`` names the cells
+``Phase.ASKING``        a question is open: ``question``
+``Phase.OVER``          the game has ended and the board shows its end
+``Phase.HELD``          a complete turn waits because it may still go on
+``Phase.MOVING``        a turn is in progress on the board
+``Phase.IDLE``          the player to move has not touched a piece yet
+======================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import rules
+
+from . import decisions
+from .constants import NONE
+
+if TYPE_CHECKING:
+    from .tracker import Tracker
+
+Pieces = tuple[str, ...]
+
+
+class Phase(enum.Enum):
+    IDLE = "idle"
+    MOVING = "moving"
+    HELD = "held"
+    ASKING = "asking"
+    ERROR = "error"
+    RESTORING = "restoring"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One answer a question offers: its notation, the cells it changes on the board (lit
+    while it is on offer) and, where options light the same cells (the sizes of one
+    entry), how many times its cells pulse (0: steady)."""
+
+    value: str
+    cells: frozenset[str] = frozenset()
+    pulses: int = 0
+
+
+@dataclass(frozen=True)
+class Question:
+    """The open question. ``player`` is the one asked (their clock confirms the option on
+    offer); ``no_turn``: ``none`` says no turn was made (else it declines a decision of
+    the position); ``asked_at`` tells one question from the next; ``offered``: the
+    option the board's ``hint`` button has put on offer (None until it is pressed)."""
+
+    options: tuple[Option, ...]
+    player: str
+    no_turn: bool
+    asked_at: float
+    offered: int | None = None
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(o.value for o in self.options)
+
+    @property
+    def on_offer(self) -> Option | None:
+        return None if self.offered is None else self.options[self.offered]
+
+    def offering(self, index: int | None) -> Question:
+        return replace(self, offered=index)
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """The turn as the tracker reads it, for everything that shows it.
+
+    Cells are read with :meth:`pieces` (what stands there, what of it is in hand),
+    :meth:`shown` (the same, after decisions the turn has already taken) and
+    :meth:`present`. ``state`` is the game as it stands (read it, never push to it).
+    """
+
+    state: rules.GameState = field(compare=False, repr=False)
+    phase: Phase
+    player: str  # whose turn is being read
+    start: tuple[tuple[str, Pieces], ...]  # the occupied cells when the turn began
+    # the cells that differ from the start: pieces on the board, in hand, sensor sees any
+    reading: tuple[tuple[str, Pieces, Pieces, bool], ...]
+    decided: tuple[tuple[str, Pieces], ...]  # cells the turn's decisions changed, as shown
+    touched: frozenset[str]  # cells that showed more than one thing this turn
+    after_visible: bool  # the turn's visible part is done: only its questions are left
+    lifted: tuple[str, ...]
+    targets: tuple[tuple[str, str], ...]  # cell -> move / capture / lift / dodge
+    danger: tuple[str, ...]  # the pieces that could take the mover's protected piece
+    restore: tuple[tuple[str, str], ...]  # while restoring: cell -> what it should show
+    error: tuple[tuple[str, str], ...] | None  # cell -> "empty" or the pieces it should hold
+    attackers: tuple[str, ...]  # with an error: the pieces that could take the Prime
+    question: Question | None
+    stray: tuple[tuple[str, str], ...]  # pieces of the side not to move in hand, no turn fits
+    last: tuple[frozenset[str], float] | None  # the last turn's cells and when it was made
+    hint_until: float
+    hint_cells: tuple[str, ...]  # what ``hint`` lights while it shows
+    rolled: str | None  # the board's die has rolled this, this turn
+    roll_cells: tuple[str, ...]
+    buttons: tuple[str, ...]
+    turn_bounds: tuple[int, ...]  # where each turn begins in the move stack, then the next
+    _turns: tuple = field(compare=False, repr=False, default=())
+
+    @property
+    def held(self) -> bool:
+        """A complete turn waits because it may still go on (the mover's clock ends it)."""
+        return self.phase is Phase.HELD
+
+    @property
+    def differing(self) -> frozenset[str]:
+        return frozenset(cell for cell, *_ in self.reading)
+
+    @cached_property
+    def _start(self) -> dict[str, Pieces]:
+        return dict(self.start)
+
+    @cached_property
+    def _reading(self) -> dict[str, tuple[Pieces, Pieces, bool]]:
+        return {cell: rest for cell, *rest in self.reading}
+
+    @cached_property
+    def _decided(self) -> dict[str, Pieces]:
+        return dict(self.decided)
+
+    def before(self, cell: str) -> Pieces:
+        """What stood on ``cell`` when the turn began."""
+        return self._start.get(cell, ())
+
+    def pieces(self, cell: str) -> tuple[Pieces, Pieces]:
+        """What stands on ``cell`` as far as the sensors tell, and what of it is in hand."""
+        if cell in self._reading:
+            on_board, held, _ = self._reading[cell]
+            return on_board, held
+        return self.before(cell), ()
+
+    def shown(self, cell: str) -> tuple[Pieces, Pieces]:
+        """:meth:`pieces`, but where the turn's decisions changed a cell the sensors agree
+        with (a Tesulda figure that has taken pieces), the pieces as decided."""
+        decided = self._decided
+        return (decided[cell], ()) if cell in decided else self.pieces(cell)
+
+    def present(self, cell: str) -> bool:
+        """Whether the sensor of ``cell`` shows anything there now."""
+        if cell in self._reading:
+            return self._reading[cell][2]
+        return bool(self.before(cell))
+
+    @cached_property
+    def moves(self) -> tuple[str, ...]:
+        """The committed turns' notations, oldest first (``roll 4 6`` is one turn)."""
+        stack, bounds = self._turns, self.turn_bounds
+        return tuple(decisions.text(self.state, decisions.Turn(stack[a:b]))
+                     for a, b in zip(bounds, bounds[1:], strict=False))
+
+
+def view_of(tracker: Tracker, previous: TurnView | None = None) -> TurnView:
+    """The view of ``tracker`` as it stands (``previous``: the view before, whose
+    question's option cells are kept while the same question stays open)."""
+    state = tracker.state
+    reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
+                    for c in sorted(tracker.differing))
+    question = _question(tracker, previous.question if previous else None)
+    restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
+    error = tracker.error
+    hint = (tracker.hint_until > tracker.last_change and not tracker.differing
+            and not state.outcome())
+    last = tracker.last_commit
+    return TurnView(
+        state=state, phase=_phase(tracker, question), player=tracker.player,
+        start=tuple((c, p) for c, p in tracker.before_pieces.items() if p),
+        reading=reading, decided=_decided(tracker), touched=frozenset(
+            c for c, seen in tracker.seen.items() if len(seen) > 1),
+        after_visible=tracker.after_visible and len(state.move_stack) > tracker.turn_start,
+        lifted=tuple(tracker.lifted()) if tracker.differing else (),
+        targets=tuple(tracker.targets().items()), danger=tuple(tracker.danger()),
+        restore=restore, error=None if error is None else tuple(error.cells.items()),
+        attackers=() if error is None else tuple(error.attackers), question=question,
+        stray=_stray(tracker, reading), hint_until=tracker.hint_until,
+        last=None if last is None else (frozenset(last[0].final), last[1]),
+        hint_cells=tuple(state.hint_cells()) if hint else (),
+        rolled=tracker.rolled, roll_cells=tuple(tracker.roll_cells()),
+        buttons=tuple(tracker.buttons()),
+        turn_bounds=(*tracker.turn_marks, tracker.turn_start),
+        _turns=tuple(state.move_stack[:tracker.turn_start]))
+
+
+def _phase(tracker: Tracker, question: Question | None) -> Phase:
+    if tracker.restoring:
+        return Phase.RESTORING
+    if tracker.error is not None:
+        return Phase.ERROR
+    if question is not None:
+        return Phase.ASKING
+    if tracker.state.outcome() is not None and not tracker.differing:
+        return Phase.OVER
+    if tracker.pending:
+        return Phase.HELD
+    return Phase.MOVING if tracker.differing else Phase.IDLE
+
+
+def _decided(tracker: Tracker) -> tuple[tuple[str, Pieces], ...]:
+    """The cells the decisions taken this turn changed, where the sensors agree."""
+    state = tracker.state
+    if len(state.move_stack) <= tracker.turn_start:
+        return ()
+    now = state.physical()
+    return tuple((c, now.get(c, ())) for c in tracker.cells
+                 if now.get(c, ()) != tracker.before_pieces[c]
+                 and tracker.observe(now.get(c, ())) == tracker.current[c])
+
+
+def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
+    """Pieces of the side not to move in hand, where no turn explains the board."""
+    state = tracker.state
+    if state.outcome() is not None or tracker.prompt or tracker.restoring:
+        return ()
+    wrong = tuple((cell, piece) for cell, _, held, _ in reading for piece in held
+                  if _owner(piece, state.PLAYERS) not in (None, state.to_move))
+    return wrong if wrong and not tracker.alive() else ()
+
+
+def _owner(piece: str, players: tuple[str, ...]) -> str | None:
+    side = piece.split("-")[0]
+    return side if side in players else None
+
+
+def _question(tracker: Tracker, previous: Question | None) -> Question | None:
+    prompt = tracker.prompt
+    if prompt is None:
+        return None
+    values = tuple(prompt.options)
+    if previous is not None and previous.asked_at == prompt.t and previous.values == values:
+        return previous
+    cells = _option_cells(tracker, values)
+    options = tuple(Option(v, cells.get(v, frozenset()), _pulses(v, cells)) for v in values)
+    return Question(options, tracker.player, tracker.deciding is None or tracker.no_turn,
+                    prompt.t)
+
+
+def _option_cells(tracker: Tracker, values: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """The cells each option changes: for a whole turn, the cells it changes; for a
+    decision, the cells the ways it begins change from the position as it stands."""
+    if tracker.deciding is None:
+        by_text = {c.text: c for c in tracker.pending}
+        return {v: frozenset(cell for cell, a in by_text[v].after.items()
+                             if a != by_text[v].before.get(cell, ()))
+                for v in values if v in by_text}
+    state = tracker.state
+    now = state.physical()
+    out: dict[str, frozenset[str]] = {}
+    for way in tracker.deciding:
+        after = state.clone()
+        decisions.push(after, way)
+        text = state.move_str(way[0])
+        then = after.physical()
+        changed = {c for c in now.keys() | then.keys() if now.get(c) != then.get(c)}
+        out[text] = out.get(text, frozenset()) | changed
+    return out
+
+
+def _pulses(value: str, cells: dict[str, frozenset[str]]) -> int:
+    """How often an option's cells pulse while it is on offer: where another option lights
+    the same cells, a number is its own value (a pyramid's size), else its place among
+    those options; an option alone on its cells is steady."""
+    same = [v for v, c in cells.items() if c == cells.get(value) and v != NONE]
+    if value == NONE or len(same) < 2:
+        return 0
+    return int(value) if value.isdigit() and 0 < int(value) < 10 else same.index(value) + 1

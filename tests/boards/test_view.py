@@ -1,0 +1,76 @@
+"""The TurnView: one frozen value per change of the tracker, the only thing the LEDs, the
+guidance words, the terminal and the page read."""
+
+import dataclasses
+import pathlib
+
+import pytest
+
+import rules
+from boards.tracker import Tracker
+from boards.view import Phase
+
+from .test_clock import walled_pawn
+
+
+def test_a_turn_read_through_its_phases():
+    tracker = Tracker(rules.new_game("tessella"), error_delay=1.0)
+    assert tracker.view().phase is Phase.IDLE
+    tracker.change("e4", False, 0.0)
+    view = tracker.view()
+    assert view.phase is Phase.MOVING and view.lifted == ("e4",)
+    assert view.pieces("e4") == ((), ("clear",)) and not view.present("e4")
+    assert dict(view.targets)["e5"] == "move"
+    tracker.change("c3", True, 0.5)  # a piece put where no turn puts it
+    tracker.tick(2.0)
+    view = tracker.view()
+    assert view.phase is Phase.ERROR and dict(view.error)["c3"] == "empty"
+    tracker.change("c3", False, 2.5)
+    tracker.change("e5", True, 3.0)
+    view = tracker.view()
+    assert view.phase is Phase.IDLE and view.moves == ("e4-e5",) and view.last[0] == {"e4", "e5"}
+    tracker.press("takeback", 4.0)
+    view = tracker.view()
+    assert view.phase is Phase.RESTORING and dict(view.restore) == {"e4": "clear", "e5": "empty"}
+    assert view.moves == ()
+
+
+def test_a_question_its_player_and_the_cells_of_each_option():
+    tracker = Tracker(walled_pawn())
+    tracker.press("clock", 1.0)  # the shared button: which silent step, or none
+    question = tracker.view().question
+    assert tracker.view().phase is Phase.ASKING
+    assert question.values == ("b2-b1", "b2-c2", "none") and question.player == "yellow"
+    assert [o.cells for o in question.options] == [{"b1", "b2"}, {"b2", "c2"}, set()]
+    assert question.offered is None and question.no_turn
+
+
+def test_a_view_is_a_frozen_value_and_a_later_event_gives_a_new_one():
+    tracker = Tracker(rules.new_game("tessella"))
+    before = tracker.view()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        before.phase = Phase.OVER  # type: ignore[misc]
+    tracker.change("e4", False, 0.0)
+    assert before.phase is Phase.IDLE and tracker.view() != before
+    assert tracker.view() == tracker.view()
+
+
+def test_the_question_is_kept_with_its_offer_while_it_stays_open():
+    tracker = Tracker(walled_pawn())
+    tracker.press("clock", 1.0)
+    first = tracker.view()
+    offered = dataclasses.replace(first, question=first.question.offering(1))
+    assert tracker.view(offered).question.on_offer.value == "b2-c2"
+    tracker.choose("b2-c2", 2.0)
+    assert tracker.view(offered).question is None
+
+
+VIEWS = ["boards/hints.py", "sensorboard/guidance.py", "sensorboard/terminal.py",
+         "sensorboard/web/snapshot.py", "sensorboard/web/server.py"]
+
+
+@pytest.mark.parametrize("path", VIEWS)
+def test_views_read_the_turn_view_not_the_tracker(path):
+    text = (pathlib.Path(__file__).parents[2] / path).read_text()
+    assert "boards.tracker" not in text and "from .tracker" not in text
+    assert ".tracker." not in text and "tracker_module" not in text
