@@ -23,13 +23,13 @@ PALETTE: dict[str, RGB] = {
     "missing": (0, 40, 170),     # error: a piece belongs here
     "last": (0, 0, 70),          # the move just committed
     "choice": (120, 100, 0),     # a prompt: one of the candidate cells (blinks)
+    "offer": (0, 120, 120),      # a question: the option on offer (hint: next, clock: confirm)
+    "decline": (80, 20, 20),     # a question: "none" is on offer
     "winner": (120, 0, 120),     # the game is over: the winner's pieces
     "cut": (90, 0, 60),          # on request: a placement here would cut a path (Teblo B-4)
     "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
     "attacker": (200, 0, 90),    # a piece that could take a protected one (Tesulda's Prime)
     "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
-    "offer": (0, 120, 120),      # a question: the option on offer (hint: next, clock: confirm)
-    "decline": (80, 20, 20),     # a question: "none" is on offer
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
 # together (a turn: lifted, move, capture, lift, dodge; an error: wrong, missing, attacker)
@@ -43,13 +43,13 @@ COLOUR_BLIND: dict[str, RGB] = {
     "missing": (86, 180, 233),   # sky blue
     "last": (0, 114, 178),       # blue
     "choice": (240, 228, 66),    # yellow
+    "offer": (0, 158, 115),      # bluish green
+    "decline": (213, 94, 0),     # vermillion
     "winner": (204, 121, 167),   # reddish purple
     "cut": (181, 79, 0),         # vermillion
     "roll": (0, 158, 115),       # bluish green
     "attacker": (240, 228, 66),  # yellow
     "dodge": (153, 0, 255),      # violet
-    "offer": (0, 158, 115),      # bluish green
-    "decline": (213, 94, 0),     # vermillion
 }
 PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)

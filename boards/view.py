@@ -95,7 +95,7 @@ class TurnView:
     phase: Phase
     player: str  # whose turn is being read
     start: tuple[tuple[str, Pieces], ...]  # the occupied cells when the turn began
-    # the cells that differ from the start: pieces on the board, in hand, sensor sees any
+    # the cells that differ from the start, in board order: on the board, in hand, sensed
     reading: tuple[tuple[str, Pieces, Pieces, bool], ...]
     decided: tuple[tuple[str, Pieces], ...]  # cells the turn's decisions changed, as shown
     touched: frozenset[str]  # cells that showed more than one thing this turn
@@ -174,7 +174,7 @@ def view_of(tracker: Tracker, previous: TurnView | None = None) -> TurnView:
     question's option cells are kept while the same question stays open)."""
     state = tracker.state
     reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
-                    for c in sorted(tracker.differing))
+                    for c in sorted(tracker.differing, key=tracker.cells.index))
     question = _question(tracker, previous.question if previous else None)
     restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
     error = tracker.error

@@ -94,7 +94,6 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
         options=(f"dice={dice}",) if chance else ())).service
     run = VirtualRun(service, clock, lambda item: None)
     shadow = rules.new_game(game)
-    tracker = service.tracker
     events: list[dict] = []
 
     def at(op: str, key: str, value: str, wait: float) -> None:
@@ -111,7 +110,7 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
         move = next(planned) if planned is not None else random_turn(shadow, rng)
         if planned is None and _rolls(shadow, move):
             at("press", "button", "roll", step)
-            first, face = tracker.state.move_stack[-2:]
+            first, face = service.view.state.move_stack[-2:]
             shadow.push(first)
             shadow.push(face)
             move = Turn((first, face, *random_turn(shadow, rng)))
@@ -134,21 +133,21 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
         decisions.push(shadow, move)
         run.scan_until(clock.now() + 0.3)
         for _ask in range(8):  # the clock, then each question the board still has
-            done = len(tracker.state.move_stack)
+            done = len(service.view.state.move_stack)
             if done >= len(shadow.move_stack):
                 break
-            if vary and tracker.prompt is not None and _declines(
-                    tracker.state, shadow.move_stack[done:]):
+            if vary and service.view.question is not None and _declines(
+                    service.view.state, shadow.move_stack[done:]):
                 way = rng.randrange(3)
                 if way == 1 or way == 2 and (shadow.outcome() is not None or k == count - 1):
                     at("press", "button", "clock", step)
                     continue
                 if way == 2:
                     break  # the next turn's first piece taken up declines what is open
-            if tracker.prompt is None:
+            if service.view.question is None:
                 at("press", "button", "clock", 0.3)
-            if tracker.prompt is not None:  # the answer: our turn's next decision
-                nxt = shadow.move_stack[len(tracker.state.move_stack)]
+            if service.view.question is not None:  # the answer: our turn's next decision
+                nxt = shadow.move_stack[len(service.view.state.move_stack)]
                 at("choose", "value", shadow.move_str(nxt), step)
         run.scan_until(clock.now() + pause)
     return events
