@@ -29,6 +29,7 @@ the next value. Its phases and what moves it between them::
     RUNNING   flag     FLAGGED   the running side has no time left: the game ends
     RUNNING   stop     STOPPED   the game ended otherwise; the time used is charged
     READY     stop     STOPPED
+    STOPPED   switch   RUNNING   the turn that ended the game is taken back
     any       adjust   (same)    an arbiter adds or takes time
 
 >>> clock = start(GameClock.new(TimeControl.parse("60+2"), ("clear", "dark")), 0.0)
@@ -151,6 +152,7 @@ TRANSITIONS = {
     (Phase.RUNNING, "flag"): Phase.FLAGGED,
     (Phase.RUNNING, "stop"): Phase.STOPPED,
     (Phase.READY, "stop"): Phase.STOPPED,
+    (Phase.STOPPED, "switch"): Phase.RUNNING,
 }
 
 
@@ -254,7 +256,8 @@ def switch(clock: GameClock, now: float, player: str) -> GameClock:
     clock runs; the turn taken back is no longer counted for the stages."""
     phase = _next(clock.phase, "switch")
     i, j = clock.turn, clock.players.index(player)
-    left = _with(clock.left, i, clock.left[i] - _charged(clock, now)[1])
+    used = _charged(clock, now)[1] if clock.phase is Phase.RUNNING else 0.0
+    left = _with(clock.left, i, clock.left[i] - used)
     turns = _with(clock.turns, j, max(0, clock.turns[j] - 1)) if i != j else clock.turns
     return replace(clock, phase=phase, left=left, turns=turns, turn=j, since=now)
 

@@ -307,8 +307,8 @@ class BoardService:
             out += self._emit(ticked)
         if self._setup_due is not None and now >= self._setup_due:
             out += self._setup_error(now)
-        flag = self.timing and clocks.flag_at(self.timing)
-        if flag is not None and now >= flag:
+        flag = self.timing and not self.adjudicated and clocks.flag_at(self.timing)
+        if flag and now >= flag:
             out += self._flag_fall()
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
@@ -419,6 +419,7 @@ class BoardService:
                 self.record({**item, "result": result, "reason": reason})
                 self.record({"type": "end", "t": t, "result": result, "reason": reason})
                 self.adjudicated = True
+                self._stop_clock(t)
         self._dirty = True
         self.revision += 1
         return []
@@ -445,6 +446,7 @@ class BoardService:
         if new.outcome() is not None:  # a finished position ends the game, as a turn would
             self.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
                          "result": result_text(new)})
+            self._stop_clock(item["t"])
 
     def _correct_time(self, item: dict, player: str, seconds: int) -> list[dict]:
         """The arbiter adds ``seconds`` to ``player``'s clock (takes them if negative)."""
@@ -470,10 +472,20 @@ class BoardService:
         self.record(item)
         return item
 
+    def _stop_clock(self, t: float) -> list[dict]:
+        """The game has ended (a result on the board, an arbiter's): the clocks stop."""
+        if self.timing is None or self.timing.phase not in (clocks.Phase.RUNNING,
+                                                            clocks.Phase.READY):
+            return []
+        return [self._set_clock(clocks.stop(self.timing, t), t, "end")]
+
     def _clock_after(self, event: Event) -> list[dict]:
-        """A committed turn ends the mover's time; a takeback gives the turn back."""
+        """A committed turn ends the mover's time; a takeback gives the turn back (and
+        sets the clock going again when it took back the turn that ended the game)."""
         timing = self.timing
-        if timing is None or timing.phase is not clocks.Phase.RUNNING:
+        again = timing is not None and timing.phase is clocks.Phase.STOPPED \
+            and isinstance(event, TakenBack) and not self.adjudicated
+        if timing is None or (timing.phase is not clocks.Phase.RUNNING and not again):
             return []
         if isinstance(event, Committed):
             nxt = timing.players[(timing.players.index(event.player) + 1)
@@ -552,8 +564,7 @@ class BoardService:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),
                    "result": result_text(state)}
             self.record(end)
-            if self.timing is not None and self.timing.phase is clocks.Phase.RUNNING:
-                out.append(self._set_clock(clocks.stop(self.timing, end["t"]), end["t"], "end"))
+            out += self._stop_clock(end["t"])
         return out
 
     def record(self, item: dict) -> None:

@@ -107,6 +107,25 @@ def test_the_clock_refuses_what_its_phase_does_not_take():
         clocks.start(flagged, 100.0)
 
 
+def test_a_takeback_of_the_last_turn_sets_the_stopped_clock_going():
+    clock = clocks.stop(clocks.end_turn(running("60"), 10.0), 12.0)  # dark's turn ended it
+    assert clock.phase is Phase.STOPPED and clocks.flag_at(clock) is None
+    clock = clocks.switch(clock, 20.0, "dark")
+    assert clock.running == "dark" and clocks.remaining(clock, "dark", 20.0) == 58.0
+
+
+def test_an_adjudicated_game_stops_the_clock(tmp_path):
+    b = Board(tmp_path, "30")
+    b.service.press("clock")
+    b.move(5.0)
+    b.service.correct("result", "Eve", result="1-0")
+    assert b.service.timing.phase is Phase.STOPPED
+    b.run.scan_until(100.0)  # long past dark's 30 s: no flag after the result
+    assert b.service.flagged is None
+    record = b.record()
+    assert record.result == "1-0" and record.tags["Termination"] == "adjudication"
+
+
 def test_flag_rulings_per_game():
     assert clocks.flag_outcome(rules.new_game("tessella"), "clear") == (
         "dark", "clear out of time")
