@@ -54,6 +54,10 @@ class GameState(ABC):
     #: A cell holds one figure whose pieces move together (a Tesulda base with the pieces
     #: on its rod): a hand lifts and sets down a cell's whole stack at once.
     FIGURES: ClassVar[bool] = False
+    #: The game's words for where ``stock()`` pieces wait ("3 x blue-2 in the stash") and
+    #: what ``home()`` counts ("2 in the Center Zone").
+    STOCK_WORDS: ClassVar[str] = "in hand"
+    HOME_WORDS: ClassVar[str] = "home"
 
     # States keep ``_turn`` (1 + the index of the player to move in PLAYERS); a game that
     # keeps it otherwise overrides ``to_move``. ``GameState`` keeps the history: ``_stack``

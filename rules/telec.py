@@ -154,6 +154,8 @@ class TelecState(GameState):
     GEOMETRY = GEOMETRY
     HAS_CHANCE = True
     TURN_DECISIONS = 3  # roll, the die, the size entered
+    STOCK_WORDS = "in the stash"  # L-1
+    HOME_WORDS = "in the Center Zone"
 
     def __init__(self) -> None:
         super().__init__()

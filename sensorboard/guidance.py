@@ -123,7 +123,24 @@ def error_words(view: TurnView) -> str | None:
     if view.error is None:
         return None
     return ("No move leaves the board like this. To put it right: "
-            f"{fix_words(dict(view.error), view.state.FIGURES)}.")
+            f"{fix_words(dict(view.error), view.state.FIGURES)}.{belongs_words(view)}")
+
+
+def belongs_words(view: TurnView) -> str:
+    """After the board's die has rolled, where the turn goes on (an entry put on another
+    tile is an error): `` Rolled 5: the turn goes on at d1.``"""
+    if view.rolled is None:
+        return ""
+    state = view.state.clone()
+    before = state.physical()
+    cells: set[str] = set()
+    for move in state.legal_moves():
+        state.push(move)
+        after = state.physical()
+        state.pop()
+        cells |= {c for c in before.keys() | after.keys() if before.get(c) != after.get(c)}
+    return f" Rolled {view.rolled}: the turn goes on at {' or '.join(sorted(cells))}." \
+        if cells else ""
 
 
 #: ``none`` where it is no decision of the position: the question may have been raised by
@@ -244,8 +261,8 @@ def advice(service: BoardService) -> dict | None:
     for kind, text in (("position", position_words(service)),
                        ("setup", setup_words(service)),
                        ("takeback", takeback_words(service) if view.restore else None),
+                       ("turn", not_your_turn(view)),  # what the error is about
                        ("error", error_words(view)),
-                       ("turn", not_your_turn(view)),
                        ("takeback", takeback_words(service))):
         if text:
             return {"kind": kind, "text": text}

@@ -7,8 +7,8 @@ turn followed by an optional comment holding its time stamp, clock and notes::
     [Site "Hall A"]
     [Date "2026.11.22"]
     [Round "3"]
-    [White "Ann Lee"]
-    [Black "Bo Tran"]
+    [Clear "Ann Lee"]
+    [Dark "Bo Tran"]
     [Result "1-0"]
     [Game "tessella"]
     [Board "7"]
@@ -19,6 +19,9 @@ turn followed by an optional comment holding its time stamp, clock and notes::
     2. ...
     1-0
 
+The players are tagged by the game's own colours, in turn order (``Clear`` and ``Dark``,
+``Blue`` and ``Red``, Tulaga's ``Black`` and ``White``); PGN's ``White`` and ``Black``,
+as ``--tag`` and a pairing file may give them, stand for the first and second player.
 A turn of several decisions is their notations joined by spaces; the parser finds
 where one turn ends by playing the decisions through the rules (as a PGN reader
 plays SAN), so every record it accepts is a legal game. ``docs/records.md`` is the
@@ -42,14 +45,42 @@ from sensorboard.clocks import TimeControl, TimeControlError
 from sensorboard.gamelog import GameLog
 from sensorboard.numbering import move_label
 
-STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?",
-            "Black": "?", "Result": "*"}
+ROSTER = ("Event", "Site", "Date", "Round")  # then the players' tags, then Result
+DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "Result": "*"}
+PGN_PLAYERS = ("White", "Black")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
 class RecordError(ValueError):
     """A record that cannot be read; the message names the line and what is wrong."""
+
+
+def player_tags(game: str | None) -> tuple[str, ...]:
+    """The tags naming a game's players, in turn order: its own colours; PGN's for a
+    record of no known game.
+
+    >>> player_tags("telec"), player_tags("tulaga")
+    (('Blue', 'Red'), ('Black', 'White'))
+    """
+    if game not in rules.GAMES:
+        return PGN_PLAYERS
+    return tuple(p.capitalize() for p in rules.game_module(game).PLAYERS)
+
+
+def own_player_tags(tags: dict[str, str], game: str | None) -> dict[str, str]:
+    """``tags`` with PGN's White and Black (the first and second player) named by the
+    game's own colours; a game that has a White or Black player keeps those as they are.
+
+    >>> own_player_tags({"White": "Ann", "Round": "3"}, "telec")
+    {'Round': '3', 'Blue': 'Ann'}
+    """
+    own = player_tags(game)
+    out = dict(tags)
+    for alias, name in zip(PGN_PLAYERS, own, strict=False):
+        if alias not in own and alias in out:
+            value = out.pop(alias)
+            out.setdefault(name, value)
+    return out
 
 
 def _label(ply: int, players: int, first: int) -> str:
@@ -108,10 +139,11 @@ def time_control(text: str) -> tuple[float, float] | None:
 def record_from_log(log: GameLog) -> Record:
     """The record of a game rebuilt from its journal."""
     start_at = log.started_at
-    tags = dict(DEFAULTS)
+    tags = {**DEFAULTS, **dict.fromkeys(player_tags(log.game), "?")}
     if start_at:
         tags["Date"] = time.strftime("%Y.%m.%d", time.gmtime(start_at))
-    tags.update({k: v for k, v in log.tags.items() if v not in (None, "")})
+    tags.update(own_player_tags({k: v for k, v in log.tags.items() if v not in (None, "")},
+                                log.game))
     tags["Result"] = log.result
     tags["Game"] = log.game
     tags.setdefault("Board", str(log.start.get("board", "?")))
@@ -169,7 +201,11 @@ def _comment(turn: RecordTurn) -> str:
 def format_record(record: Record, players: int = 2, first: int = 0) -> str:
     """The record's text (see the module's docstring)."""
     tags = {**DEFAULTS, **record.tags}
-    order = [*STANDARD_TAGS, *[k for k in tags if k not in STANDARD_TAGS]]
+    own = player_tags(tags.get("Game"))
+    named = [k for k in dict.fromkeys((*own, *PGN_PLAYERS)) if k in tags] or list(own)
+    tags.update({k: tags.get(k, "?") for k in named})
+    standard = [*ROSTER, *named, "Result"]
+    order = [*standard, *[k for k in tags if k not in standard]]
     lines = [f'[{k} "{_tag_value(tags[k])}"]' for k in order]
     lines.append("")
     if record.preamble:
@@ -326,6 +362,7 @@ def round_text(records: Iterable[Record]) -> str:
     return "\n".join(format_record(r) for r in sorted(records, key=_board_key))
 
 
+# White and Black: the first and second player, as the pairing program names them.
 RESULT_COLUMNS = ("Board", "White", "Black", "Result", "Termination", "Turns", "Game",
                   "Event", "Round", "Date")
 
@@ -336,6 +373,9 @@ def results_csv(records: Iterable[Record]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(RESULT_COLUMNS)
     for r in sorted(records, key=_board_key):
-        row = {**r.tags, "Turns": str(len(r.turns))}
+        first, second = player_tags(r.tags.get("Game"))[:2]
+        row = {**r.tags, "Turns": str(len(r.turns)),
+               "White": r.tags.get(first, r.tags.get("White", "")),
+               "Black": r.tags.get(second, r.tags.get("Black", ""))}
         writer.writerow([row.get(c, "") for c in RESULT_COLUMNS])
     return out.getvalue()

@@ -103,13 +103,16 @@ def sides(state, timing: dict | None = None) -> list[str]:
     """One line per player: the clock (``timing``: the game clock's view, with the time
     left), the pieces in hand, the captures."""
     out = []
-    stock, captured = state.stock(), state.captured()
+    stock, captured, home = state.stock(), state.captured(), state.home()
     running = None if state.outcome() else state.to_move
     for player in state.PLAYERS:
         parts = ["clock running"] if player == running and timing is None else []
         if timing is not None:
             parts.append(clocks.side_text(timing, player))
-        parts += [f"{n} x {piece} in hand" for piece, n in stock.get(player, {}).items()]
+        parts += [f"{n} x {piece} {state.STOCK_WORDS}"
+                  for piece, n in stock.get(player, {}).items()]
+        if player in home:
+            parts.append(f"{home[player]} {state.HOME_WORDS}")
         if player in captured:
             parts.append(f"captured {captured[player]}")
         if parts:

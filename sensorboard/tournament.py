@@ -8,7 +8,7 @@ The pairing file has a header line and one line per board of a round::
 
 ``white`` plays the first colour of the game (clear in Tessella, black in Tulaga, yellow
 in Teblo, blue in Telec, light in Tesulda: the first of the game's players), ``black`` the
-second, as the record's White and Black tags. Columns may come in any order; others are
+second, as the record's two player tags. Columns may come in any order; others are
 ignored.
 
 >>> pairings = parse_pairings("round,board,white,black\\n3,1,Ann,Bo\\n3,2,Cy,Di\\n")

@@ -190,3 +190,16 @@ def test_a_record_with_an_illegal_turn_names_it():
     text = '[Game "tessella"]\n[Result "*"]\n\n1. e4-e5 e5-e4\n*\n'
     with pytest.raises(RecordError, match=r"record:4: 'e5-e4' is not legal for dark"):
         parse_record(text)
+
+
+def test_a_record_names_the_players_by_the_game_s_colours():
+    """Telec's players are blue and red: the record says so, whatever --tag said."""
+    log = log_of("telec", [(1010.0, {"type": "end", "result": "0-1"})])
+    text = format_record(record_from_log(log))
+    assert '[Blue "Ann"]\n[Red "Bo"]\n[Result "0-1"]' in text
+    assert "White" not in text and "Black" not in text
+    rows = list(csv.DictReader(io.StringIO(results_csv([parse_record(text)]))))
+    assert (rows[0]["White"], rows[0]["Black"]) == ("Ann", "Bo")  # the pairing program's
+    tulaga = format_record(record_from_log(log_of("tulaga", [])))
+    assert '[Round "4"]\n[Black "Bo"]\n[White "Ann"]\n[Result "*"]' in tulaga  # black first
+    assert tulaga.count("White") == 1

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import rules
 from sensorboard.cli import main
 from sensorboard.folderlock import LOCK_NAME
 
@@ -90,3 +91,51 @@ def test_a_lock_left_by_a_dead_run_is_taken_over(tmp_path, capsys):
     assert main(["run", "--game", "tessella", "--no-input", "--records", str(records)]) == 0
     assert not (records / LOCK_NAME).exists()
     assert os.path.exists(records / "journal.sqlite")
+
+
+def page_session(game: str, options: list[str] = ()):
+    from hardware.clock import VirtualClock
+    from sensorboard.web.server import WebSession, default_factory
+
+    clock = VirtualClock()
+    session = WebSession(game, default_factory("sim", clock, options={game: list(options)}),
+                         clock=clock)
+
+    def run(seconds: float) -> dict:
+        end = clock.now() + seconds
+        while clock.now() < end:
+            session.step()
+            clock.advance(0.002)
+        return session.full()
+
+    return session, run
+
+
+def test_not_your_turn_stays_said_once_the_board_is_in_error():
+    session, run = page_session("tessella")
+    try:
+        run(0.2)
+        session.lift("a5")  # dark's piece, clear to move
+        for seconds in (0.1, 2.0):
+            advice = run(seconds)["advice"]
+            assert advice == {"kind": "turn", "text": "Not your turn: clear is to move. "
+                              "Put back the dark piece on a5."}
+    finally:
+        session.close()
+
+
+def test_an_entry_on_the_wrong_tile_says_where_it_belongs():
+    session, run = page_session("telec", ["dice=electronic"])
+    try:
+        run(0.2)
+        session.press("roll")
+        rolled = run(0.3)["rolled"]
+        tile = rules.game_module("telec").FACE_TILE["blue"][rolled]
+        wrong = "a4" if tile != "a4" else "d4"
+        session.place(wrong)
+        advice = run(1.5)["advice"]
+        assert advice["kind"] == "error"
+        assert advice["text"].endswith(f"lift the piece off {wrong} (lit red). Rolled "
+                                       f"{rolled}: the turn goes on at {tile}.")
+    finally:
+        session.close()

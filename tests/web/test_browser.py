@@ -236,8 +236,13 @@ def test_telec_shows_stashes_center_zone_and_asks_the_size(server, page, artifac
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#status")).to_contain_text("telec:")
     blue = page.locator('#sides li[data-player="blue"]')
-    expect(blue).to_contain_text("2 × blue-6 in hand")
-    expect(blue).to_contain_text("0 home")
+    expect(blue).to_contain_text("2 × blue-6 in the stash")  # the game's own words
+    expect(blue).to_contain_text("0 in the Center Zone")
+    # each tile shows its face (suit and value), and says it
+    expect(cell(page, "a1")).to_have_attribute("aria-label", "a1 (blue 4): empty")
+    expect(cell(page, "a1").locator("text.tile-face")).to_have_text("4")
+    expect(cell(page, "b1").locator("text.tile-face")).to_have_attribute("data-face", "red ace")
+    expect(cell(page, "b1").locator("text.tile-face")).to_have_text("A")
     click_place(page, "a1")  # blue's die showed 4: a pyramid enters on a1
     expect(page.locator("#question")).to_have_text(
         "Blue rolled 4: which pyramid was entered on a1?")
@@ -247,5 +252,24 @@ def test_telec_shows_stashes_center_zone_and_asks_the_size(server, page, artifac
     page.get_by_role("button", name="Size 6 pyramid").click()
     expect(page.locator("#moves li")).to_contain_text(["roll 4 6"])
     expect(cell(page, "a1").locator("text.piece-text")).to_have_text("6")
-    expect(blue).to_contain_text("1 × blue-6 in hand")
+    expect(blue).to_contain_text("1 × blue-6 in the stash")
     page.screenshot(path=str(artifacts / "telec.png"))
+
+
+def test_flip_the_board_and_step_through_the_moves_with_the_arrows(server, page):
+    open_board(page, server.url)
+    play(page, "b1-a1")
+    a1, e5 = cell(page, "a1"), cell(page, "e5")
+    assert a1.bounding_box()["x"] < e5.bounding_box()["x"]
+    page.get_by_role("button", name="Flip the board").click()
+    expect(page.get_by_role("button", name="Flip the board")).to_have_attribute(
+        "aria-pressed", "true")
+    assert a1.bounding_box()["x"] > e5.bounding_box()["x"]  # seen from dark's side
+    assert a1.bounding_box()["y"] < e5.bounding_box()["y"]
+    expect(a1).to_have_attribute("aria-label", "a1: clear piece, LED: last move")
+    page.keyboard.press("ArrowLeft")  # the start position, read-only
+    expect(page.locator("#review-text")).to_contain_text("Showing the start position")
+    expect(a1).to_have_attribute("aria-label", "a1: empty")
+    page.keyboard.press("ArrowRight")  # after the last move: the live board again
+    expect(page.locator("#review")).to_be_hidden()
+    expect(a1).to_have_attribute("aria-label", re.compile("^a1: clear piece"))

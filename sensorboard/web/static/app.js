@@ -36,6 +36,7 @@ let board = null;   // {id, cells: {name: {g, shape, pieces, cell}}}
 let socket = null;
 let review = null;  // a past position shown read-only: {ply, move, pieces, leds}
 let allowed = true; // may this page act (false: a viewer without the token)
+let flipped = localStorage.getItem("sensorboard-flipped") === "1"; // seen from the far side
 const VIEWER_TEXT = "You are watching: playing from this page needs the board's token. " +
   "Open the address sensorboard printed (it ends in ?token=…).";
 
@@ -120,8 +121,47 @@ function baseFill(cell) {
   return "#e2cfa5";
 }
 
+// A piecepack tile's face (Telec): its suit's colour and its value, as printed on it.
+const SUIT_COLOURS = { blue: "#1e5bc6", red: "#c62828", black: "#222" };
+const VALUE_MARKS = { null: "○", ace: "A" };
+
+function titleCase(text) {
+  return text.replace(/\b\w/g, (ch) => ch.toUpperCase());
+}
+
+function drawFace(cell, g) {
+  const [suit, value] = cell.label.split(" ");
+  const t = el("text", { x: -0.4 * U * cell.size, y: -0.3 * U * cell.size, class: "tile-face",
+    fill: SUIT_COLOURS[suit] || hashColour(suit), "data-face": cell.label,
+    "aria-hidden": "true" }, g);
+  t.textContent = VALUE_MARKS[value] || value;
+}
+
+function cellName(cell) {
+  // "a1 (blue 4)": a tile says its face; the Center Zone its name.
+  if (cell.shape === "tile" && cell.label) return `${cell.name} (${cell.label})`;
+  if (cell.shape === "zone" && cell.label) return `${cell.name} (${titleCase(cell.label)})`;
+  return cell.name;
+}
+
+function flipGeometry(geometry) {
+  // The board seen from the other side: every coordinate negated (turned by 180 degrees).
+  const turn = ([x, y]) => [-x, -y];
+  const out = { ...geometry, cells: geometry.cells.map((c) => ({ ...c, x: -c.x, y: -c.y })) };
+  const coords = geometry.coordinates;
+  if (coords) {
+    out.coordinates = { files: (coords.files || []).map(([x, n]) => [-x, n]),
+      ranks: (coords.ranks || []).map(([y, n]) => [-y, n]) };
+  }
+  for (const [key, value] of Object.entries(geometry)) {
+    if (key !== "cells" && key !== "adjacency" && Array.isArray(value) &&
+        value.every((p) => Array.isArray(p) && p.length === 2)) out[key] = value.map(turn);
+  }
+  return out;
+}
+
 function buildBoard(snap) {
-  const geometry = snap.geometry;
+  const geometry = flipped ? flipGeometry(snap.geometry) : snap.geometry;
   const svg = $("board");
   svg.replaceChildren();
   const byName = {};
@@ -188,8 +228,9 @@ function buildBoard(snap) {
     if (c.shape !== "point" && c.size >= 1) {
       const t = el("text", { y: 0.44 * U * c.size, class: "cell-name",
         "aria-hidden": "true" }, g);
-      t.textContent = c.name;
+      t.textContent = c.shape === "zone" ? titleCase(c.label || c.name) : c.name;
     }
+    if (c.shape === "tile" && c.label) drawFace(c, g);
     const pieces = el("g", { class: "pieces", "aria-hidden": "true" }, g);
     g.addEventListener("click", (ev) => cellAction(c.name, ev.shiftKey));
     for (const on of ["pointerenter", "focus"]) g.addEventListener(on, () => showTip(c.name));
@@ -208,7 +249,8 @@ function buildBoard(snap) {
   el("rect", { rx: 8, class: "tip-box" }, tip);
   el("text", { class: "tip-text" }, tip);
   board = { id: snap.board, game: snap.game, cells, X, Y, tip, maxX, minX, k,
-    figures: Boolean(snap.figures) };
+    figures: Boolean(snap.figures), geometry: snap.geometry, flipped };
+  $("flip").setAttribute("aria-pressed", flipped ? "true" : "false");
 }
 
 function showTip(name) {
@@ -366,7 +408,7 @@ function updateCell(name, live) {
   let what = "empty";
   if (info.present) what = pieceText(info.pieces);
   else if (info.in_hand.length) what = `${pieceText(info.in_hand)} in hand`;
-  let label = `${name}: ${what}`;
+  let label = `${cellName(cell)}: ${what}`;
   if (info.role) label += `, LED: ${ROLE_SHORT[info.role] || info.role}`;
   entry.g.setAttribute("aria-label", label);
   entry.title.textContent = info.role ? `${label} (rgb ${info.led.join(", ")})` : label;
@@ -379,9 +421,11 @@ function updateCell(name, live) {
 // --- the rest of the page -----------------------------------------------------------------
 
 function render(snap) {
-  if (!board || board.id !== snap.board || board.game !== snap.game) {
-    if (!snap.geometry) return; // an action's answer for an older board; the push follows
-    buildBoard(snap);
+  const same = board && board.id === snap.board && board.game === snap.game;
+  if (!same || board.flipped !== flipped) {
+    const geometry = snap.geometry || (same ? board.geometry : null);
+    if (!geometry) return; // an action's answer for an older board; the push follows
+    buildBoard({ ...snap, geometry });
   }
   if (view && view.board === snap.board && snap.seq < view.seq) return; // older news
   if (view && view.board !== snap.board && review) {
@@ -487,6 +531,7 @@ let legendCache = null;
 
 function drawSides(pos, snap) {
   const sides = $("sides");
+  const words = snap.words || { stock: "in hand", home: "home" };
   sides.replaceChildren(...snap.players.map((player) => {
     const li = document.createElement("li");
     li.dataset.player = player;
@@ -512,7 +557,7 @@ function drawSides(pos, snap) {
         const s = document.createElement("span");
         s.className = "stock";
         s.dataset.piece = piece;
-        s.append(pieceIcon(piece), `${n} × ${piece} in hand`);
+        s.append(pieceIcon(piece), `${n} × ${piece} ${words.stock}`);
         parts.push(s);
       }
     }
@@ -520,7 +565,7 @@ function drawSides(pos, snap) {
     if (home !== undefined) {
       const s = document.createElement("span");
       s.className = "home";
-      s.textContent = `${home} home`;
+      s.textContent = `${home} ${words.home}`;
       parts.push(s);
     }
     const captured = (pos.captured || {})[player];
@@ -640,14 +685,32 @@ async function showPosition(ply) {
     review = data;
     const n = view.players.length;
     const label = `${Math.floor((ply - 1) / n) + 1}.${(ply - 1) % n ? ".." : ""} ${data.move}`;
-    $("review-text").textContent =
-      `Showing the position after ${label} (read-only; the LEDs as they showed that move). ` +
-      `${data.to_move} was to move.`;
+    $("review-text").textContent = (ply ? `Showing the position after ${label} ` +
+      "(read-only; the LEDs as they showed that move). " : "Showing the start position " +
+      "(read-only). ") + `${data.to_move} was to move. ← and → step through the moves.`;
     $("review").hidden = false;
     redraw();
   } catch (e) {
     notice(`position ${ply} failed: ${e}`);
   }
+}
+
+function stepMoves(delta) {
+  // ← and →: the position one move earlier or later; past the last move, the live board.
+  if (!view || !board) return;
+  const last = view.moves.length;
+  const ply = (review ? review.ply : last) + delta;
+  if (ply >= last) {
+    if (review) backToLive();
+  } else if (ply >= 0) {
+    showPosition(ply);
+  }
+}
+
+function toggleFlip() {
+  flipped = !flipped;
+  localStorage.setItem("sensorboard-flipped", flipped ? "1" : "0");
+  if (view) redraw();
 }
 
 function backToLive() {
@@ -740,6 +803,15 @@ $("new-game").addEventListener("submit", (ev) => {
   post("new", { game: $("game").value });
 });
 $("back-live").addEventListener("click", backToLive);
+$("flip").addEventListener("click", toggleFlip);
+document.addEventListener("keydown", (ev) => {
+  const typing = ev.target.closest && ev.target.closest("input, textarea, select");
+  if (typing || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    ev.preventDefault();
+    stepMoves(ev.key === "ArrowLeft" ? -1 : 1);
+  }
+});
 $("setup-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("setup", { text: $("setup-text").value });
