@@ -55,16 +55,10 @@ sys.path.insert(0, str(ROOT))
 import rules  # noqa: E402
 from sensorboard.journal import Journal  # noqa: E402
 from sensorboard.mqtt import BoardLink  # noqa: E402
+from tests.recording.broker import bridge_lines, free_port  # noqa: E402
 from tests.recording.postgres import PostgresServer  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
-BRIDGE_SECURITY = ("remote_username", "remote_password", "bridge_cafile", "bridge_insecure")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_port(port: int) -> None:
@@ -147,18 +141,6 @@ def start_broker(folder: Path, extra: list[str] = ()) -> tuple[subprocess.Popen,
     return proc, port
 
 
-def bridge(name: str, central: int) -> list[str]:
-    """The shipped bridge config for hall ``name``, to a central broker on loopback."""
-    lines = []
-    for line in (ROOT / "deploy" / "bridge.conf").read_text().splitlines():
-        key = line.split(" ", 1)[0]
-        if key.startswith("#") or not key or key in BRIDGE_SECURITY:
-            continue
-        lines.append({"connection": f"connection {name}",
-                      "address": f"address 127.0.0.1:{central}"}.get(key, line))
-    return lines
-
-
 def start_recorder(side: Side, port: int, *extra: str) -> None:
     page = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "sensorboard", "recorder", "--broker",
@@ -184,7 +166,7 @@ def postgresql_side(folder: Path, halls: int, recorders: int) -> Side:
     proc, central = start_broker(folder / "central")
     side.add("broker", proc)
     for i in range(halls):
-        proc, port = start_broker(folder / f"hall-{i}", bridge(f"hall-{i}", central))
+        proc, port = start_broker(folder / f"hall-{i}", bridge_lines(f"hall-{i}", central))
         side.add("broker", proc)
         side.ports.append(port)
     for i in range(recorders):

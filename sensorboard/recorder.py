@@ -36,16 +36,19 @@ BATCH_WAIT = 0.005  # seconds a batch may wait for more entries before it is sto
 CATCH_UP = 0.5  # seconds without entries after which the overview catches up anyway
 
 
-def _persistent() -> dict:
-    """MQTT v5 with a session that never expires: the broker keeps what arrives for the
-    recorder while it is away (and its place in a shared subscription's group)."""
+SHARED_SESSION = 30  # seconds a recorder of a group keeps its place while it is away
+
+
+def session(shared: bool) -> dict:
+    """MQTT v5 with a persistent session: the broker keeps what arrives for the recorder
+    while it is away. Alone, for ever. In a group, for SHARED_SESSION seconds: mosquitto
+    keeps giving an absent member its share of the entries, so one that does not come
+    back must leave the group (the boards send what it was given again, to the others,
+    since nobody acknowledged it)."""
     properties = Properties(PacketTypes.CONNECT)
-    properties.SessionExpiryInterval = 0xFFFFFFFF
+    properties.SessionExpiryInterval = SHARED_SESSION if shared else 0xFFFFFFFF
     return {"protocol": aiomqtt.ProtocolVersion.V5, "clean_start": False,
             "properties": properties}
-
-
-PERSISTENT = _persistent()
 
 
 @dataclass
@@ -119,7 +122,8 @@ class Recorder:
             while True:
                 client = aiomqtt.Client(self.host, self.port, identifier=self.client_id,
                                         keepalive=10, timeout=10,
-                                        max_inflight_messages=1000, **PERSISTENT,
+                                        max_inflight_messages=1000,
+                                        **session(self.share is not None),
                                         **self.login.client_args())
                 try:
                     async with client:

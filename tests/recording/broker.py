@@ -12,6 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "deploy" / "mosquitto.conf"
+BRIDGE = ROOT / "deploy" / "bridge.conf"
+BRIDGE_SECURITY = ("remote_username", "remote_password", "bridge_cafile", "bridge_insecure")
 
 
 def mosquitto_binary() -> str:
@@ -73,3 +75,16 @@ class Broker:
             os.kill(self.proc.pid, sig)
             self.proc.wait(10)
         self.proc = None
+
+
+def bridge_lines(name: str, central: int) -> list[str]:
+    """The shipped bridge config for hall ``name``, to a central broker on loopback port
+    ``central`` (without its TLS and login lines)."""
+    lines = []
+    for line in BRIDGE.read_text().splitlines():
+        key = line.split(" ", 1)[0]
+        if key.startswith("#") or not key or key in BRIDGE_SECURITY:
+            continue
+        lines.append({"connection": f"connection {name}",
+                      "address": f"address 127.0.0.1:{central}"}.get(key, line))
+    return lines

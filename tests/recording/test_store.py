@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sensorboard.store import Store, StoreError, open_store
-from tests.recording.broker import Broker
+from tests.recording.broker import Broker, bridge_lines
 from tests.recording.hall import Board, RecorderThread, stored_turns, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,3 +201,40 @@ def test_export_reads_the_records_from_postgresql(postgres_url):
     done = sensorboard("export", postgres_url)
     assert done.returncode == 0, done.stderr
     assert "c1-c2" in done.stdout
+
+
+def test_a_hall_bridged_to_the_centre_is_recorded_there_through_a_broken_link(tmp_path):
+    """Boards on a hall's broker joined to the central broker by the shipped
+    deploy/bridge.conf: the recorder at the centre stores every turn once and its acks
+    reach the boards, also when the centre goes away mid-round and comes back."""
+    central = Broker(tmp_path / "central").start()
+    hall = Broker(tmp_path / "hall")
+    with hall.config.open("a") as conf:
+        conf.write("\n".join(bridge_lines("hall-a", central.port)) + "\n")
+    hall.start()
+    recorder = RecorderThread(tmp_path / "recorder.sqlite", central.port)
+    boards = [Board(tmp_path, name, hall.port, seed=n) for n, name in enumerate("xy")]
+
+    def acked():
+        return all(b.writer.flush() for b in boards) and all(
+            b.link.acked == b.journal.seq for b in boards)
+
+    try:
+        for _ in range(3):
+            for b in boards:
+                b.turn()
+        wait_until(acked, what="acks through the bridge")
+        central.stop()  # the link to the centre is down; the hall plays on
+        for _ in range(3):
+            for b in boards:
+                b.turn()
+        central.start()
+        wait_until(acked, timeout=60, what="acks after the link is back")
+        assert stored_turns(recorder.store) == {b.name: b.turns for b in boards}
+        assert recorder.store.count() == sum(b.journal.seq for b in boards)
+    finally:
+        recorder.stop()
+        for b in boards:
+            b.close()
+        hall.stop()
+        central.stop()
