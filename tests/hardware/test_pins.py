@@ -110,7 +110,7 @@ def test_cli_refuses_a_clock_button_per_player_on_the_led_pin(tmp_path, capsys):
     from boards.layout import layout_for_game
 
     text = open(layout_for_game("tessella").path).read().replace(
-        "[buttons]\nclock = 21", "[buttons.clock]\nclear = 21\ndark = 18")
-    assert "[buttons.clock]" in text
+        "[buttons]\nclock = 21", "[buttons]\nclock = { clear = 21, dark = 18 }")
+    assert "clock = { clear = 21, dark = 18 }" in text
     err = run_with(tmp_path, capsys, layout_text=text)
     assert "board.toml: GPIO18 is both the LED data pin (D18) and the dark clock button" in err

@@ -156,3 +156,29 @@ def test_the_page_shows_what_is_on_offer(answer):
         assert guidance.asked(service.view)["offered"] is None  # answered: no question
         return
     assert guidance.asked(service.view)["offered"] == "1"
+
+
+def test_the_boards_own_hint_and_clock_buttons_answer_a_size():
+    """The shipped Telec layout's GPIO buttons (hint on GPIO20, clock on GPIO21), pressed
+    on the simulated pins and read by the same debounced button reader as on a Pi."""
+    from hardware.base import Press
+
+    service, run_, frame_at = _telec_service()
+    service.act("place", "a1")
+    run_.scan_until(1.0)
+    gpio, pins = service.buttons.gpio, service.buttons.pins
+    t = 1.0
+
+    def push(button):
+        nonlocal t
+        for down in (gpio.LOW, gpio.HIGH):  # held 40 ms, then let go for 40 ms
+            gpio.set_input(pins[Press(button)], down)
+            for _ in range(20):
+                t += 0.002
+                frame_at(t)
+
+    for _ in range(4):
+        push("hint")
+    assert service.view.question.on_offer.value == "4"
+    push("clock")
+    assert service.view.moves == ("roll 4 4",)
