@@ -125,6 +125,7 @@ class Recorder:
                                         max_inflight_messages=1000,
                                         **session(self.share is not None),
                                         **self.login.client_args())
+                client.pending_calls_threshold = 100_000  # a batch acks every board in it
                 try:
                     async with client:
                         self.client = client
