@@ -15,6 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import rules
+from sensorboard import events
+
+# What closes an open question or error on the board.
+CLOSES = (events.Answer, events.Move, events.Takeback, events.Correction, events.Setup,
+          events.End)
 
 
 class GameLogError(ValueError):
@@ -72,49 +77,35 @@ class GameLog:
         (self.turns[-1].notes if self.turns else self.preamble).append(text)
 
     def apply(self, item: dict, at: float | None = None) -> None:
-        """Replay one entry (its JSON item; ``at`` its wall-clock time)."""
-        kind = item.get("type")
+        """Replay one entry (its JSON item; ``at`` its wall-clock time). Kinds that do
+        not change the game (sensor changes, presses, questions) are passed over."""
         self.last_at = at
-        self._follow_open(kind)
-        if kind == "move":
-            self._move(item, at)
-        elif kind == "takeback":
-            if self.turns:
-                turn = self.turns.pop()
-                for _ in turn.text.split(" "):
-                    self.state.pop()
-                for note in turn.notes:  # what was said about it stays in the record
-                    self.note(note)
-                self.note(f"taken back: {turn.text}")
-        elif kind == "error":
-            cells = ", ".join(f"{c} {w}" for c, w in sorted(item.get("cells", {}).items()))
-            self.note(f"not a legal move; should be: {cells}")
-        elif kind == "rejected":
-            self.note(f"rejected: {item.get('reason', '')}")
-        elif kind == "correction":
-            self._correction(item)
-        elif kind == "clock":
-            self._clock(item, at)
-        elif kind == "setup":  # a setup entered before the first move
-            try:
-                self.state = rules.from_position(self.game, item["position"])
-            except (KeyError, rules.RulesError) as e:
-                raise GameLogError(f"setup: {e}") from None
-            default = rules.new_game(self.game).position_str()
-            self.setup = item["position"] if item["position"] != default else None
-        elif kind == "end":
-            self.ended = True
-            if self.result == "*":
-                outcome = item.get("outcome")
-                if outcome:
-                    self.result = result_tag(outcome.get("winner"), self.players)
-                    self.termination = outcome.get("reason", "")
-                else:
-                    self.result = item.get("result", "*")
-                    self.termination = item.get("reason", "")
+        try:
+            event = events.from_json(item)
+        except events.EventError:
+            return
+        self._follow_open(event)
+        match event:
+            case events.Move():
+                self._move(event, at)
+            case events.Takeback():
+                self._take_back()
+            case events.Error(cells=cells):
+                shown = ", ".join(f"{c} {w}" for c, w in sorted(cells.items()))
+                self.note(f"not a legal move; should be: {shown}")
+            case events.Rejected(reason=reason):
+                self.note(f"rejected: {reason}")
+            case events.Correction():
+                self._correction(event)
+            case events.Clock():
+                self._clock(event, at)
+            case events.Setup(position=position):  # a setup entered before the first move
+                self._set_up(position)
+            case events.End():
+                self._end(event)
 
-    def _move(self, item: dict, at: float | None) -> None:
-        text = item["move"]
+    def _move(self, event: events.Move, at: float | None) -> None:
+        text = event.move
         pushed = 0
         try:
             for decision in text.split(" "):
@@ -124,46 +115,73 @@ class GameLog:
             for _ in range(pushed):  # a turn is applied whole or not at all
                 self.state.pop()
             raise GameLogError(f"turn {len(self.turns) + 1} {text!r}: {e}") from None
-        self.turns.append(Turn(item.get("player", ""), text, at, item.get("t")))
+        self.turns.append(Turn(event.player, text, at, event.t))
 
-    def _follow_open(self, kind: str | None) -> None:
+    def _follow_open(self, event: events.Event) -> None:
         """A question is open from its prompt until an answer, a turn or a correction; an
         error until the board changes again."""
-        if kind in ("prompt", "error"):
-            self.open = "question" if kind == "prompt" else "error"
-        elif kind in ("answer", "move", "takeback", "correction", "setup", "end") or (
-                kind == "sensor" and self.open == "error"):
+        if isinstance(event, events.Prompt | events.Error):
+            self.open = "question" if isinstance(event, events.Prompt) else "error"
+        elif isinstance(event, CLOSES) or (isinstance(event, events.Sensor)
+                                            and self.open == "error"):
             self.open = None
 
-    def _clock(self, item: dict, at: float | None) -> None:
-        self.clock, self.clock_at = item, at
-        if item.get("why") == "turn" and self.turns:
+    def _clock(self, event: events.Clock, at: float | None) -> None:
+        self.clock, self.clock_at = event.to_json(), at
+        if event.why == "turn" and self.turns:
             mover = self.turns[-1].player
-            left = item.get("left", {})
-            if isinstance(left.get(mover), int | float):
-                self.turns[-1].clock = float(left[mover])
-        elif item.get("why") == "flag":
-            self.note(f"flag: {item.get('side')} out of time")
+            if isinstance(event.left.get(mover), int | float):
+                self.turns[-1].clock = float(event.left[mover])
+        elif event.why == "flag":
+            self.note(f"flag: {event.side} out of time")
 
-    def _correction(self, item: dict) -> None:
-        by = item.get("by") or "arbiter"
-        action = item.get("action")
-        if action == "takeback":
-            self.note(f"arbiter {by}: take back {item.get('turns', 1)} turn(s)")
-        elif action == "position":
+    def _take_back(self) -> None:
+        if not self.turns:
+            return
+        turn = self.turns.pop()
+        for _ in turn.text.split(" "):
+            self.state.pop()
+        for note in turn.notes:  # what was said about it stays in the record
+            self.note(note)
+        self.note(f"taken back: {turn.text}")
+
+    def _set_up(self, position: str) -> None:
+        try:
+            self.state = rules.from_position(self.game, position)
+        except rules.RulesError as e:
+            raise GameLogError(f"setup: {e}") from None
+        default = rules.new_game(self.game).position_str()
+        self.setup = position if position != default else None
+
+    def _end(self, event: events.End) -> None:
+        self.ended = True
+        if self.result != "*":
+            return
+        if event.outcome:
+            self.result = result_tag(event.outcome.get("winner"), self.players)
+            self.termination = event.outcome.get("reason", "")
+        else:
+            self.result = event.result or "*"
+            self.termination = event.reason or ""
+
+    def _correction(self, event: events.Correction) -> None:
+        by, args = event.by or "arbiter", event.extra
+        if event.action == "takeback":
+            self.note(f"arbiter {by}: take back {args.get('turns', 1)} turn(s)")
+        elif event.action == "position":
             try:
-                self.state = rules.from_position(self.game, item["position"])
+                self.state = rules.from_position(self.game, args["position"])
             except (KeyError, rules.RulesError) as e:
                 raise GameLogError(f"correction: position: {e}") from None
-            self.note(f"arbiter {by}: position set [%setup \"{item['position']}\"]")
-        elif action == "time":
-            self.note(f"arbiter {by}: {item.get('player')} {item.get('seconds', 0):+d} s")
-        elif action == "result":
-            self.result = item.get("result", "*")
-            self.termination = item.get("reason") or "adjudication"
+            self.note(f"arbiter {by}: position set [%setup \"{args['position']}\"]")
+        elif event.action == "time":
+            self.note(f"arbiter {by}: {args.get('player')} {args.get('seconds', 0):+d} s")
+        elif event.action == "result":
+            self.result = args.get("result", "*")
+            self.termination = args.get("reason") or "adjudication"
             self.note(f"arbiter {by}: result {self.result} ({self.termination})")
         else:
-            self.note(f"arbiter {by}: {action}")
+            self.note(f"arbiter {by}: {event.action}")
 
     @property
     def to_move(self) -> str:

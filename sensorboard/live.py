@@ -13,6 +13,7 @@ import time
 from boards.layout import Layout
 from hardware.clock import RealClock
 from sensorboard import demo as demos
+from sensorboard import events as events_module
 from sensorboard.board import BoardOptions, open_board
 from sensorboard.commands import COMMANDS, TypedCommands
 from sensorboard.numbering import move_label
@@ -45,19 +46,19 @@ class TerminalView:
         if picture == self.shown and not events:
             return
         for item in events:
-            if item["type"] == "move":
-                print(move_line(item))
-            elif item["type"] == "error":
-                print(f"  error: put right {item['cells']}")
-            elif item["type"] == "prompt":
-                print(f"  question: {' | '.join(item['options'])}")
-            elif item["type"] == "takeback":
-                print(f"  taken back: {move_label(item['ply'])} {item['move']}; "
-                      "put the board back")
-            elif item["type"] == "rejected":
-                print(f"  sensorboard: {item['reason']}")
-            elif item["type"] == "clock" and item["why"] == "flag":
-                print(f"  flag: {item['side']} out of time")
+            match events_module.from_json(item):
+                case events_module.Move():
+                    print(move_line(item))
+                case events_module.Error(cells=cells):
+                    print(f"  error: put right {cells}")
+                case events_module.Prompt(options=options):
+                    print(f"  question: {' | '.join(options)}")
+                case events_module.Takeback(ply=ply, move=move):
+                    print(f"  taken back: {move_label(ply)} {move}; put the board back")
+                case events_module.Rejected(reason=reason):
+                    print(f"  sensorboard: {reason}")
+                case events_module.Clock(why="flag", side=side):
+                    print(f"  flag: {side} out of time")
         top = self.header + "\n" if self.header and self.tty else ""
         print(("\x1b[2J\x1b[H" if self.tty else "") + top + picture + "\n", flush=True)
         self.shown = picture

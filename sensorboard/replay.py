@@ -20,6 +20,7 @@ from boards.layout import Layout
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
 from sensorboard import demo as demos
+from sensorboard import events as events_module
 from sensorboard.board import BoardOptions, open_board
 from sensorboard.options import known_buttons
 from sensorboard.service import ACTIONS, SCAN_PERIOD, BoardService
@@ -192,10 +193,10 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
         if ev.op in ("press", "choose"):
             run.catch_up()
         for item in service.act(ev.op, ev.arg, ev.player):
-            if item["type"] == "rejected":
+            if isinstance(slip := events_module.from_json(item), events_module.Rejected):
                 # An answer when no question is open (or not one offered) is a player's
                 # slip, not malformed input: said on stderr, and the replay goes on.
-                warn(f"{here}: {ev.op}: {item['reason']}")
+                warn(f"{here}: {ev.op}: {slip.reason}")
             else:
                 emit(item)
     run.settle()

@@ -23,7 +23,7 @@ from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
 from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
-from sensorboard import clocks, corrections
+from sensorboard import clocks, corrections, events
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -37,25 +37,28 @@ class ServiceError(ValueError):
     """A board that cannot be set up as asked (backend, layout, options)."""
 
 
+def typed(event: Event) -> events.Event:
+    """The board event (:mod:`sensorboard.events`) of a tracker event."""
+    t = round(event.t, 3)
+    match event:
+        case Committed(ply=ply, player=player, move=move):
+            return events.Move(t, ply, player, move)
+        case Error(cells=cells, attackers=attackers):
+            return events.Error(t, cells, {"attackers": list(attackers)} if attackers else {})
+        case Prompt(options=options):
+            return events.Prompt(t, options)
+        case Rejected(reason=reason):
+            return events.Rejected(t, reason)
+        case Rolled(player=player, value=value):
+            return events.Roll(t, player, value)
+        case TakenBack(ply=ply, player=player, move=move):
+            return events.Takeback(t, ply, player, move)
+    raise TypeError(event)
+
+
 def event_json(event: Event) -> dict:
     """The JSON form of a tracker event, as replay prints it and the journal stores it."""
-    t = round(event.t, 3)
-    if isinstance(event, Committed):
-        return {"type": "move", "t": t, "ply": event.ply, "player": event.player,
-                "move": event.move}
-    if isinstance(event, Error):
-        item = {"type": "error", "t": t, "cells": event.cells}
-        return {**item, "attackers": list(event.attackers)} if event.attackers else item
-    if isinstance(event, Prompt):
-        return {"type": "prompt", "t": t, "options": event.options}
-    if isinstance(event, Rejected):
-        return {"type": "rejected", "t": t, "reason": event.reason}
-    if isinstance(event, Rolled):
-        return {"type": "roll", "t": t, "player": event.player, "value": event.value}
-    if isinstance(event, TakenBack):
-        return {"type": "takeback", "t": t, "ply": event.ply, "player": event.player,
-                "move": event.move}
-    raise TypeError(event)
+    return typed(event).to_json()
 
 
 def outcome_json(state: rules.GameState) -> dict | None:

@@ -48,6 +48,7 @@ from hardware.backends import HardwareConfig
 from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import demo as demos
+from sensorboard import events as events_module
 from sensorboard import guidance
 from sensorboard.board import Board, BoardOptions, open_board
 from sensorboard.options import known_buttons
@@ -266,9 +267,9 @@ class WebSession:
                                    f"{', '.join(players)}")
         self._not_during_demo()
         events, why = guidance.press(self.service, button, player)
-        for item in events:
-            if item["type"] == "rejected":  # pragma: no cover - the tracker knows "clock"
-                raise ActionError(409, item["reason"])
+        for item in map(events_module.from_json, events):
+            if isinstance(item, events_module.Rejected):  # pragma: no cover - known buttons
+                raise ActionError(409, item.reason)
         return why
 
     def position(self, ply: object) -> dict:

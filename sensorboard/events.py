@@ -1,0 +1,250 @@
+"""Every event of a board as a typed value: what the service hands its listeners, what
+replay prints and what the journal stores (its JSON form is the journal's schema, see
+docs/records.md).
+
+Each kind is a frozen dataclass named for what happened, with ``to_json()`` and the
+module's :func:`from_json`, the one place a ``"type"`` string is read. Fields a later
+version adds are kept in ``extra`` and written back, so an older reader round-trips a
+newer journal; a kind it does not know comes back as :class:`Unknown`.
+
+>>> item = {"type": "move", "t": 1.5, "ply": 1, "player": "clear", "move": "e2-e3"}
+>>> event = from_json(item)
+>>> event
+Move(t=1.5, ply=1, player='clear', move='e2-e3', extra={})
+>>> event.to_json() == item
+True
+>>> from_json({"type": "press", "t": 2.0, "button": "clock"}).player is None
+True
+>>> from_json({"type": "flag", "t": 3}).kind
+'flag'
+>>> from_json({"t": 3})
+Traceback (most recent call last):
+...
+sensorboard.events.EventError: an event needs a "type"; got keys t
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class EventError(ValueError):
+    """An item that is not an event (no type, or a field of the wrong shape)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """The fields every event has: when it happened (seconds on the board's clock)."""
+
+    KIND: ClassVar[str] = ""
+    t: float | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"type": self.KIND}
+        for f in dataclasses.fields(self):
+            if f.name == "extra":
+                continue
+            value = getattr(self, f.name)
+            if value is None and f.default is None and f.name != "t":
+                continue  # an optional field left out, as the journal always wrote it
+            out[f.name] = value
+        if out.get("t", 0) is None:
+            del out["t"]
+        return {**out, **getattr(self, "extra", {})}
+
+
+def _kind(name: str):
+    def register(cls):
+        cls.KIND = name
+        KINDS[name] = cls
+        return cls
+    return register
+
+
+KINDS: dict[str, type[Event]] = {}
+
+
+@_kind("start")
+@dataclass(frozen=True)
+class Start(Event):
+    """The first entry of a game: what rebuilds it (game, options, position, players)."""
+
+    game: str = ""
+    uid: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("move")
+@dataclass(frozen=True)
+class Move(Event):
+    """A committed turn: its decisions' notations, separated by spaces."""
+
+    ply: int = 0
+    player: str = ""
+    move: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("takeback")
+@dataclass(frozen=True)
+class Takeback(Event):
+    ply: int = 0
+    player: str = ""
+    move: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("error")
+@dataclass(frozen=True)
+class Error(Event):
+    """No legal turn fits the board: the cells to put right, and what each should show."""
+
+    cells: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("prompt")
+@dataclass(frozen=True)
+class Prompt(Event):
+    """A question: the options offered (``none`` where declining is legal)."""
+
+    options: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("rejected")
+@dataclass(frozen=True)
+class Rejected(Event):
+    """Something a player or an arbiter asked that the board did not do, and why."""
+
+    reason: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("roll")
+@dataclass(frozen=True)
+class Roll(Event):
+    player: str = ""
+    value: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("press")
+@dataclass(frozen=True)
+class Press(Event):
+    """A button: ``player`` names the side of a per-player clock, None a shared button."""
+
+    button: str = ""
+    player: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("answer")
+@dataclass(frozen=True)
+class Answer(Event):
+    value: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("setup")
+@dataclass(frozen=True)
+class Setup(Event):
+    """A setup entered before the first move, and the position it makes."""
+
+    setup: str = ""
+    position: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("correction")
+@dataclass(frozen=True)
+class Correction(Event):
+    """An arbiter's correction (``action``: takeback, position, result) and who made it;
+    its arguments (turns, position, result, reason) are in ``extra``."""
+
+    action: str = ""
+    by: str = "arbiter"
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("end")
+@dataclass(frozen=True)
+class End(Event):
+    """The game is over: the rules' ``outcome``, or a ``result`` with its ``reason``."""
+
+    result: str | None = None
+    reason: str | None = None
+    outcome: dict | None = None
+    by: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("clock")
+@dataclass(frozen=True)
+class Clock(Event):
+    """The game clock's new value (``sensorboard.clocks``): ``why`` it changed (start,
+    turn, takeback, correction, flag, end), seconds ``left`` per player, whose ``side``
+    runs; the time control, phase and the rest in ``extra``."""
+
+    why: str = ""
+    left: dict = field(default_factory=dict)
+    side: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("sensor")
+@dataclass(frozen=True)
+class Sensor(Event):
+    """A cell's debounced sensor change (``shows``: present, or an analog class)."""
+
+    cell: str = ""
+    shows: Any = None
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("unreadable")
+@dataclass(frozen=True)
+class Unreadable(Event):
+    """Cells a matrix without diodes cannot read while others are closed."""
+
+    cells: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+
+@_kind("resume")
+@dataclass(frozen=True)
+class Resume(Event):
+    """A game resumed on a board that differs: the cells to put right first."""
+
+    cells: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Unknown(Event):
+    """A kind this version does not know (a newer journal's): kept whole."""
+
+    kind: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        out = {"type": self.kind, **self.extra}
+        return out if self.t is None else {**out, "t": self.t}
+
+
+def from_json(item: dict) -> Event:
+    """The event of a JSON item (a journal entry, a replay line); raises
+    :class:`EventError` when it is not one."""
+    if not isinstance(item, dict) or not isinstance(item.get("type"), str):
+        keys = ", ".join(sorted(item)) if isinstance(item, dict) else type(item).__name__
+        raise EventError(f'an event needs a "type"; got keys {keys}')
+    data = {k: v for k, v in item.items() if k != "type"}
+    cls = KINDS.get(item["type"])
+    if cls is None:
+        t = data.pop("t", None)
+        return Unknown(t=t, kind=item["type"], extra=data)
+    names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+    known = {k: v for k, v in data.items() if k in names}
+    return cls(**known, extra={k: v for k, v in data.items() if k not in names})
