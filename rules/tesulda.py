@@ -280,6 +280,18 @@ def _subsets(counts: tuple[int, ...]) -> list[tuple[int, ...]]:
     return out
 
 
+@functools.cache
+def _parts(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
+    """:func:`_subsets` of ``counts``, each with its letters."""
+    return tuple((c, pieces_str(c)) for c in _subsets(counts))
+
+
+@functools.cache
+def _givable(give: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
+    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8)."""
+    return tuple((c, text) for c, text in _parts(give) if _swap_ok(_add(give, c, -1)))
+
+
 def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
     return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
@@ -303,8 +315,7 @@ def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...
     found = _SWAPS.get((give, take))
     if found is None:
         found = _SWAPS[give, take] = tuple(
-            pieces_str(c) for c in _subsets(give)
-            if _swap_ok(_add(give, c, -1)) and _swap_ok(_add(take, c)))
+            text for c, text in _givable(give) if _swap_ok(_add(take, c)))
     return found
 
 
@@ -317,7 +328,7 @@ def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tupl
     key = (what, holds, source)
     found = _CHOICES.get(key)
     if found is None:
-        found = _CHOICES[key] = tuple(Move(what, pieces=pieces_str(c)) for c in _subsets(source)
+        found = _CHOICES[key] = tuple(Move(what, pieces=text) for c, text in _parts(source)
                                       if _fits(_add(holds, c)))
     return found
 
@@ -374,6 +385,10 @@ class TesuldaState(GameState):
         super().__init__()
         self._board: list[Figure | None] = board
         self._sides = occupancy(board)  # the squares of each side, kept with the board
+        self._kinds = [None if f is None else kind(f) for f in board]  # each figure's kind
+        # Per side, where its figures can move with the occupancy as key; a side's own
+        # decisions (pushed or popped) forget it.
+        self._hits: tuple[dict, dict, dict] = ({}, {}, {})
         self._turn = turn
         self._pool = pool
         self._phase = MOVE
@@ -522,7 +537,7 @@ class TesuldaState(GameState):
         if fig is None:
             return []
         sides = self._sides
-        ends = kind(fig).ends(i, sides[1] | sides[2]) & ~sides[fig.owner]
+        ends = self._kinds[i].ends(i, sides[1] | sides[2]) & ~sides[fig.owner]
         return [CELLS[s] for s in squares(ends)]
 
     def attackers(self, cell: str) -> list[str]:
@@ -555,7 +570,7 @@ class TesuldaState(GameState):
         fig = b[i]
         if fig is None or fig.owner != self._turn:
             return []
-        if not kind(fig).ends(i, sides[1] | sides[2]) & ~sides[fig.owner] & BIT[j]:
+        if not self._kinds[i].ends(i, sides[1] | sides[2]) & ~sides[fig.owner] & BIT[j]:
             return []
         if _MOVES[i, j, b[j] is not None] in self.legal_moves():
             return []
@@ -600,14 +615,14 @@ class TesuldaState(GameState):
     def _attackers(self, sq: int, by: int, sides: tuple[int, int, int]) -> list[int]:
         """The squares of ``by``'s figures that can move onto ``sq`` (D-5, D-5a, D-6), with
         ``sides`` the occupancy the board has now."""
-        b, occupied = self._board, sides[1] | sides[2]
-        return [j for j in squares(sides[by]) if kind(b[j]).reaches(j, sq, occupied)]
+        kinds, occupied = self._kinds, sides[1] | sides[2]
+        return [j for j in squares(sides[by]) if kinds[j].reaches(j, sq, occupied)]
 
     def _attacked(self, targets: list[int], by: int, sides: tuple[int, int, int]) -> bool:
         """Whether a figure of ``by`` can move onto one of the squares ``targets``."""
-        b, occupied = self._board, sides[1] | sides[2]
+        kinds, occupied = self._kinds, sides[1] | sides[2]
         for j in squares(sides[by]):
-            reaches = kind(b[j]).reaches
+            reaches = kinds[j].reaches
             for sq in targets:
                 if reaches(j, sq, occupied):
                     return True
@@ -616,7 +631,17 @@ class TesuldaState(GameState):
     def _safe(self, side: int) -> bool:
         """D-9: no enemy figure can move onto a Prime of ``side``."""
         primes = self._crowns(side)
-        return not primes or not self._attacked(primes, 3 - side, self._sides)
+        if not primes:
+            return True
+        sides, hits = self._sides, self._hits[3 - side]
+        reach = hits.get(sides)
+        if reach is None:
+            if len(hits) > 16:
+                hits.clear()
+            kinds, occupied = self._kinds, sides[1] | sides[2]
+            reach = hits[sides] = functools.reduce(
+                operator.or_, (kinds[j].ends(j, occupied) for j in squares(sides[3 - side])), 0)
+        return not any(reach & BIT[c] for c in primes)
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -679,7 +704,8 @@ class TesuldaState(GameState):
         b, sides = self._board, self._sides
         me, them = self._turn, 3 - self._turn
         own, occupied = sides[me], sides[1] | sides[2]
-        enemy = [(j, kind(b[j])) for j in squares(sides[them])]
+        kinds = self._kinds
+        enemy = [(j, kinds[j]) for j in squares(sides[them])]
         crowns = self._crowns(me)
         guards = _Guards(crowns, enemy, occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
@@ -687,7 +713,7 @@ class TesuldaState(GameState):
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
         for frm in squares(own):
-            ends = kind(b[frm]).ends(frm, occupied) & ~own
+            ends = kinds[frm].ends(frm, occupied) & ~own
             if not ends:
                 continue
             row = _MOVES_FROM[frm]
@@ -718,13 +744,8 @@ class TesuldaState(GameState):
             places = [to]
         else:
             return False
-        b = self._board
-        fig, victim = b[frm], b[to]
-        b[frm], b[to] = None, fig
-        try:
-            return any(not self._attacked([u], 3 - me, after) for u in places)
-        finally:
-            b[frm], b[to] = fig, victim
+        # The enemy's squares after the move are the figures standing there now.
+        return any(not self._attacked([u], 3 - me, after) for u in places)
 
     def _options(self) -> list[Move]:
         """The decisions D-7 and D-8 allow now (D-9 not applied)."""
@@ -761,13 +782,14 @@ class TesuldaState(GameState):
         saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
                  self._lost_side, self._sides)
         self._opts = None
-        changed: list[tuple[int, Figure | None]] = []
-        kind = move.kind
-        if kind == "move":
+        self._hits[self._turn].clear()
+        kind_of = move.kind
+        if kind_of == "move":
             frm, to = _INDEX[move.frm], _INDEX[move.to]
-            changed = [(frm, b[frm]), (to, b[to])]
+            changed = self._keep(frm, to)
             victim = b[to]
             b[to], b[frm] = b[frm], None
+            self._kinds[to], self._kinds[frm] = self._kinds[frm], None
             self._sides = _moved(self._sides, frm, to)
             self._moved = to
             if victim is not None:
@@ -777,34 +799,43 @@ class TesuldaState(GameState):
                 self._phase = ATTACK
             else:
                 self._enter_extras()
-        elif kind == "take" or (kind == "none" and self._phase == ATTACK):
+        elif kind_of == "take" or (kind_of == "none" and self._phase == ATTACK):
             t = self._moved
-            fig = b[t]
             taken = _counts(move.pieces)
-            changed = [(t, fig)]
-            b[t] = fig._replace(counts=_add(fig.counts, taken))
+            changed = self._keep(t)
+            self._put(t, _add(b[t].counts, taken))
             self._pool = _add(self._pool, _add(self._captured.counts, taken, -1))
             self._captured = None
             self._enter_extras()
-        elif kind == "swap":
+        elif kind_of == "swap":
             frm, to = _INDEX[move.frm], _INDEX[move.to]
             c = _counts(move.pieces)
-            changed = [(frm, b[frm]), (to, b[to])]
-            b[frm] = b[frm]._replace(counts=_add(b[frm].counts, c, -1))
-            b[to] = b[to]._replace(counts=_add(b[to].counts, c))
+            changed = self._keep(frm, to)
+            self._put(frm, _add(b[frm].counts, c, -1))
+            self._put(to, _add(b[to].counts, c))
             self._open = (False, self._open[1])
             self._after_extra()
-        elif kind == "draw":
+        elif kind_of == "draw":
             t = self._moved
             c = _counts(move.pieces)
-            changed = [(t, b[t])]
-            b[t] = b[t]._replace(counts=_add(b[t].counts, c))
+            changed = self._keep(t)
+            self._put(t, _add(b[t].counts, c))
             self._pool = _add(self._pool, c, -1)
             self._open = (self._open[0], False)
             self._after_extra()
         else:
+            changed = ()
             self._end_turn()
         return saved, changed
+
+    def _keep(self, *cells: int) -> tuple:
+        """What stands on ``cells`` now, for :meth:`_unplay`."""
+        return tuple((sq, self._board[sq], self._kinds[sq]) for sq in cells)
+
+    def _put(self, sq: int, counts: tuple[int, ...]) -> None:
+        """The figure on ``sq`` now holds ``counts``."""
+        fig = self._board[sq] = self._board[sq]._replace(counts=counts)
+        self._kinds[sq] = kind(fig)
 
     def _enter_extras(self) -> None:
         self._phase = EXTRAS
@@ -827,14 +858,19 @@ class TesuldaState(GameState):
 
     def _unplay(self, move: Move, undo: tuple) -> None:
         saved, changed = undo
-        for sq, fig in reversed(changed):
-            self._board[sq] = fig
+        for sq, fig, its_kind in changed:
+            self._board[sq], self._kinds[sq] = fig, its_kind
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
          self._lost_side, self._sides) = saved
         self._opts = None
+        self._hits[self._turn].clear()
 
     def _copy(self) -> TesuldaState:
-        other = TesuldaState(list(self._board), self._turn, self._pool)
+        other = TesuldaState.__new__(TesuldaState)
+        GameState.__init__(other)
+        other._board, other._kinds = list(self._board), list(self._kinds)
+        other._turn, other._pool, other._sides = self._turn, self._pool, self._sides
+        other._opts, other._hits = None, ({}, {}, {})
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side
         return other

@@ -17,9 +17,9 @@ A mover's ends depend only on which squares of its possible paths are occupied (
 >>> t = Traits(straight=2, diagonal=0, jumper=False, dodger=False, minion=False)
 >>> kind = Kind.of(t, 1)
 >>> squares(kind.ends(0, 0))  # a1 on an empty board: a2, a3, b1, c1
-[10, 20, 1, 2]
+(10, 20, 1, 2)
 >>> squares(kind.ends(0, BIT[1]))  # b1 occupied: it may be taken, c1 not reached
-[10, 20, 1]
+(10, 20, 1)
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(out)
 
 
+#: The most ends (and lists of squares) remembered before they are all forgotten.
+REMEMBERED = 300_000
 #: The squares in the order of their names: a1, a10, a2, ..., a9, b1, ...
 NAME_ORDER = tuple(sorted(range(N), key=lambda i: (i % SIZE, str(i // SIZE + 1))))
 #: ``BIT[square]``: the square's bit in a mask.
@@ -109,13 +111,22 @@ _SQUARES = tuple(tuple(NAME_ORDER[k * 8 + i] for i in range(8) if b >> i & 1
                  for k in range(_BYTES) for b in range(256))
 
 
-def squares(mask: int) -> list[int]:
-    """The squares of a mask, in the order of their names."""
-    out: list[int] = []
-    for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
-        if byte:
-            out += _SQUARES[k * 256 + byte]
-    return out
+_LISTED: dict[int, tuple[int, ...]] = {}
+
+
+def squares(mask: int) -> tuple[int, ...]:
+    """The squares of a mask, in the order of their names (remembered: a search lists
+    the same masks again and again)."""
+    found = _LISTED.get(mask)
+    if found is None:
+        if len(_LISTED) >= REMEMBERED:
+            _LISTED.clear()
+        out: list[int] = []
+        for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
+            if byte:
+                out += _SQUARES[k * 256 + byte]
+        found = _LISTED[mask] = tuple(out)
+    return found
 
 
 def _legs(t: Traits):
@@ -191,10 +202,6 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
                 elif n2 <= ratings[1 - k]:
                     out.add(_mask(ray[:a]) | _mask(RAYS[corner][d2][:n2 - 1]))
     return (0,) if 0 in out else tuple(sorted(out))
-
-
-#: The most ends remembered over all kinds and squares before they are all forgotten.
-REMEMBERED = 300_000
 
 
 class Kind:
