@@ -59,6 +59,9 @@ ALL = (1 << N) - 1
 
 #: ``RAYS[square][direction]``: the squares from ``square`` outwards, nearest first.
 RAYS = _rays()
+#: ``PREFIX[square][direction][n]``: the mask of the first ``n`` squares of the ray.
+PREFIX = tuple(tuple(tuple(sum(BIT[c] for c in ray[:n])
+                           for n in range(len(ray) + 1)) for ray in per) for per in RAYS)
 #: The 8-adjacent squares of each square.
 NEAR = tuple(tuple(sorted(r[0] for r in RAYS[i] if r)) for i in range(N))
 
@@ -137,6 +140,22 @@ def _legs(t: Traits):
             (DIAGONAL, t.diagonal, STRAIGHT, second_s))
 
 
+def _slide(frm: int, d: int, rating: int, occupied: int) -> tuple[int, int, int]:
+    """One leg (D-5) from ``frm`` in direction ``d`` of up to ``rating`` squares, stopped by
+    the first occupied one (which it may end on): (ends, relevant, n), ``n`` the squares
+    entered empty, where a Dodger's second leg may start."""
+    ray, pre = RAYS[frm][d], PREFIX[frm][d]
+    n = min(rating, len(ray))
+    if not n:
+        return 0, 0, 0
+    if not occupied & pre[n]:
+        return pre[n], pre[n - 1], n
+    for i, sq in enumerate(ray[:n]):
+        if occupied & BIT[sq]:
+            return pre[i + 1], pre[min(i + 1, n - 1)], i
+    raise AssertionError("unreachable: an occupied square lies on the leg")
+
+
 def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
     """(ends, relevant): the squares the mover on ``frm`` may end on (D-5, D-5a; D-6 not
     applied) with ``occupied`` as the occupancy, and the squares whose occupancy was read."""
@@ -154,20 +173,17 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
                         if len(RAYS[corner][d2]) >= other:
                             ends |= BIT[RAYS[corner][d2][other - 1]]
                 continue
-            last = ray[min(rating, len(ray)) - 1] if ray else -1
-            for sq in ray[:rating]:
-                ends |= BIT[sq]
-                if sq == last and not other:
-                    break  # taken or entered whatever stands there; nothing beyond
-                relevant |= BIT[sq]
-                if occupied & BIT[sq]:
-                    break
-                for d2 in other_dirs if other else ():  # D-5 Dodger's second leg
-                    for sq2 in RAYS[sq][d2][:other]:
-                        ends |= BIT[sq2]
-                        relevant |= BIT[sq2]
-                        if occupied & BIT[sq2]:
-                            break
+            reached, read, empty = _slide(frm, d, rating, occupied)
+            ends |= reached
+            if not other:
+                relevant |= read
+                continue
+            relevant |= reached  # D-5 Dodger: every square entered empty turns too
+            for sq in ray[:empty]:
+                for d2 in other_dirs:
+                    reached, read, _ = _slide(sq, d2, other, occupied)
+                    ends |= reached
+                    relevant |= read
     return ends, relevant
 
 
@@ -231,7 +247,11 @@ class Kind:
         there, with ``occupied`` the occupied squares."""
         relevant = self.relevant[frm]
         if relevant < 0:
-            relevant = self.relevant[frm] = _walk(self.traits, frm, 0)[1]
+            empty, relevant = _walk(self.traits, frm, 0)
+            self.relevant[frm] = relevant
+            if self.traits.minion:  # D-6
+                empty &= NEARER[self.owner][frm // SIZE]
+            self.memo[frm] = empty  # the key of an empty board
         key = (occupied & relevant) * N + frm
         found = self.memo.get(key)
         if found is None:
