@@ -704,26 +704,29 @@ class TesuldaState(GameState):
         b, sides = self._board, self._sides
         me, them = self._turn, 3 - self._turn
         own, occupied = sides[me], sides[1] | sides[2]
-        kinds = self._kinds
-        enemy = [(j, kinds[j]) for j in squares(sides[them])]
-        crowns = self._crowns(me)
-        guards = _Guards(crowns, enemy, occupied)
+        kinds, crowns = self._kinds, self._crowns(me)
+        guards = _Guards(crowns, [(j, kinds[j]) for j in squares(sides[them])], occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
-        won = [j for j, _ in enemy if b[j].counts[CROWN]]
+        won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
         for frm in squares(own):
             ends = kinds[frm].ends(frm, occupied) & ~own
             if not ends:
                 continue
-            row = _MOVES_FROM[frm]
-            safe = (ALL if frm in crowns else guards.safe_from(frm)) | won
-            if ends & safe == ends and frm not in crowns:
-                out += [row[to][b[to] is not None] for to in squares(ends)]
+            if frm in crowns:
+                safe = won
+            elif guards.crossed & BIT[frm]:
+                safe = guards.safe_from(frm) | won
+            else:
+                safe = guards.safe | won
+            if ends & safe == ends:
+                out += _listed(frm, ends, sides[them])
                 continue
+            row = _MOVES_FROM[frm]
             for to in squares(ends):
                 move = row[to][b[to] is not None]
-                if ends & safe & BIT[to] and (frm not in crowns or guards.safe_after(frm, to)):
+                if safe & BIT[to] or (frm in crowns and guards.safe_after(frm, to)):
                     out.append(move)
                 elif self._may_rescue(crowns, frm, to) and self._completes_after(move):
                     out.append(move)
@@ -946,23 +949,26 @@ class _Guards:
     """D-9 at a turn start: for each Prime of the mover, the enemy figures that could
     reach it on some board, with the squares their paths need empty and whether they
     reach it now; a move changes two squares, so only the enemies whose paths cross one
-    of them need a second look."""
+    of them need a second look. ``safe``: where a figure whose square no such path
+    crosses may move with every Prime safe after it; ``crossed``: the squares crossed."""
 
-    __slots__ = ("crowns", "enemy", "occupied", "anywhere")
+    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed")
 
     def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
-        self.occupied = occupied
-        # Where each enemy could end on an empty board, for a Prime that moves.
-        self.enemy = [(j, k, k.ends(j, 0)) for j, k in enemy]
-        self.anywhere = functools.reduce(operator.or_, (e for _, _, e in self.enemy), 0)
-        self.crowns = []
+        self.occupied, self.enemy = occupied, enemy
+        self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats = []
             for j, k in enemy:
                 ways = k.paths(j, c)
                 if ways:
                     crossed = functools.reduce(operator.or_, ways)
-                    threats.append((j, ways, crossed, k.reaches(j, c, occupied)))
+                    hit = k.reaches(j, c, occupied)
+                    threats.append((j, ways, crossed, hit))
+                    self.crossed |= crossed
+                    if hit:  # taken, or every open path blocked by the figure landing
+                        self.safe &= BIT[j] | functools.reduce(
+                            operator.and_, (w for w in ways if not w & occupied))
             self.crowns.append((c, threats))
 
     def safe_from(self, frm: int) -> int:
@@ -987,9 +993,7 @@ class _Guards:
         occupied = (self.occupied & ~changed) | BIT[to]
         for c, threats in self.crowns:
             if c == frm:  # the Prime itself moved
-                if self.anywhere & BIT[to] and any(
-                        e & BIT[to] and j != to and k.reaches(j, to, occupied)
-                        for j, k, e in self.enemy):
+                if any(j != to and k.reaches(j, to, occupied) for j, k in self.enemy):
                     return False
                 continue
             for j, ways, crossed, hit in threats:
@@ -1000,6 +1004,22 @@ class _Guards:
                 if hit:
                     return False
         return True
+
+
+_LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+
+
+def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
+    """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
+    sorted; remembered."""
+    key = (ends, ends & enemy, frm)
+    found = _LISTS.get(key)
+    if found is None:
+        if len(_LISTS) >= 100_000:
+            _LISTS.clear()
+        row = _MOVES_FROM[frm]
+        found = _LISTS[key] = tuple(row[to][bool(enemy & BIT[to])] for to in squares(ends))
+    return found
 
 
 _PHYSICAL: dict[Figure, tuple[str, ...]] = {}
