@@ -156,35 +156,73 @@ def _slide(frm: int, d: int, rating: int, occupied: int) -> tuple[int, int, int]
     raise AssertionError("unreachable: an occupied square lies on the leg")
 
 
+#: ``_FANS[(square * 2 + kind) * SIZE + rating]``: the squares whose occupancy a fan reads
+#: and its ends per occupancy of those (kind 0 straight, 1 diagonal; a rating past the
+#: board's edge is the same as 9).
+_FANS: list[tuple[int, dict[int, int]] | None] = [None] * (N * 2 * SIZE)
+
+
+def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
+    """The ends of one leg of ``kind`` from ``sq`` in each of its four directions (D-5)."""
+    index = (sq * 2 + kind) * SIZE + min(rating, SIZE - 1)
+    fan = _FANS[index]
+    if fan is None:
+        read = 0
+        for d in (DIAGONAL if kind else STRAIGHT):
+            read |= _slide(sq, d, rating, 0)[1]
+        fan = _FANS[index] = (read, {})
+    read, memo = fan
+    key = occupied & read
+    found = memo.get(key)
+    if found is None:
+        found = 0
+        for d in (DIAGONAL if kind else STRAIGHT):
+            found |= _slide(sq, d, rating, key)[0]
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
 def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
     """(ends, relevant): the squares the mover on ``frm`` may end on (D-5, D-5a; D-6 not
-    applied) with ``occupied`` as the occupancy, and the squares whose occupancy was read."""
+    applied) with ``occupied`` as the occupancy, and the squares whose occupancy matters
+    (with an empty board: every one it may read)."""
+    if t.jumper:
+        return _jump(t, frm), 0
     ends = relevant = 0
+    for kind, rating, other in ((0, t.straight, t.diagonal), (1, t.diagonal, t.straight)):
+        if not rating:
+            continue
+        reached = _fan(frm, kind, rating, occupied)
+        ends |= reached
+        if not (t.dodger and other):
+            relevant |= _FANS[(frm * 2 + kind) * SIZE + min(rating, SIZE - 1)][0]
+            continue
+        # D-5 Dodger: a second leg of the other kind from every square entered empty.
+        relevant |= _fan(frm, kind, rating, 0)
+        for sq in squares(reached & ~occupied):
+            ends |= _fan(sq, 1 - kind, other, occupied)
+            relevant |= _FANS[(sq * 2 + 1 - kind) * SIZE + min(other, SIZE - 1)][0]
+    return ends, relevant
+
+
+def _jump(t: Traits, frm: int) -> int:
+    """D-5a Jumper: exactly its rating in each direction, over anything; a Dodger's second
+    leg too, exactly the other rating from each such corner."""
+    ends = 0
     for dirs, rating, other_dirs, other in _legs(t):
         if not rating:
             continue
         for d in dirs:
             ray = RAYS[frm][d]
-            if t.jumper:  # D-5a Jumper: exactly its rating, over anything, corners too
-                if len(ray) >= rating:
-                    corner = ray[rating - 1]
-                    ends |= BIT[corner]
-                    for d2 in other_dirs if other else ():
-                        if len(RAYS[corner][d2]) >= other:
-                            ends |= BIT[RAYS[corner][d2][other - 1]]
-                continue
-            reached, read, empty = _slide(frm, d, rating, occupied)
-            ends |= reached
-            if not other:
-                relevant |= read
-                continue
-            relevant |= reached  # D-5 Dodger: every square entered empty turns too
-            for sq in ray[:empty]:
-                for d2 in other_dirs:
-                    reached, read, _ = _slide(sq, d2, other, occupied)
-                    ends |= reached
-                    relevant |= read
-    return ends, relevant
+            if len(ray) >= rating:
+                corner = ray[rating - 1]
+                ends |= BIT[corner]
+                for d2 in other_dirs if other else ():
+                    if len(RAYS[corner][d2]) >= other:
+                        ends |= BIT[RAYS[corner][d2][other - 1]]
+    return ends
 
 
 def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
