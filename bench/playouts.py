@@ -6,7 +6,10 @@ Run by hand: .venv/bin/python bench/playouts.py [--against TREE] [--rounds N]
 The same seeded random games of every game in ``rules.GAMES`` (the die sampled with its
 probabilities), the same work on every tree:
 
-- playout: decisions/s of ``legal_moves()`` + a random choice + ``push`` from the start;
+- playout: decisions/s of ``legal_moves()`` + a random choice + ``push`` from the start,
+  in a fresh process (whatever the rules remember is still empty);
+- again: the same games played again in the same process (what a search that has been
+  running a while sees);
 - push+pop: every legal decision of positions of those games pushed and popped again,
   pairs/s (the walk a search or the tracker makes);
 - clone: ``clone()`` of those positions, copies/s;
@@ -79,22 +82,30 @@ def chess_playouts() -> list[float]:
     return [plies / (time.process_time() - start), plies]
 
 
+def playouts(game: str) -> tuple[int, float, list]:
+    """(decisions, CPU seconds, the final states) of ``WORK[game]``'s seeded games."""
+    games, most = WORK[game]
+    lines, decisions = [], 0
+    start = time.process_time()
+    for seed in range(games):
+        rng, state = random.Random(seed), rules.new_game(game)
+        for _ in range(most):
+            if random_decision(state, rng) is None:
+                break
+            decisions += 1
+        lines.append(state)
+    return decisions, time.process_time() - start, lines
+
+
 def measure() -> dict[str, list[float]]:
-    """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions]}`` on the rules
-    package first on ``sys.path``, and ``{"chess": [plies/s, plies]}``."""
+    """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions, playout again
+    decisions/s]}`` on the rules package first on ``sys.path``, and ``{"chess": [plies/s,
+    plies]}``."""
     out = {"chess": chess_playouts()}
-    for game, (games, most) in WORK.items():
-        lines, positions = [], []
-        decisions = 0
-        start = time.process_time()
-        for seed in range(games):
-            rng, state = random.Random(seed), rules.new_game(game)
-            for _ in range(most):
-                if random_decision(state, rng) is None:
-                    break
-                decisions += 1
-            lines.append(state)
-        playout = decisions / (time.process_time() - start)
+    for game in WORK:
+        decisions, seconds, lines = playouts(game)
+        again = playouts(game)
+        positions = []
         stride, n = max(1, decisions // POSITIONS), 0
         for state in lines:  # positions of the games, each with its moves listed
             while state.move_stack:
@@ -117,34 +128,33 @@ def measure() -> dict[str, list[float]]:
                 state.clone()
             clones += len(positions)
         clones /= time.process_time() - start
-        out[game] = [playout, walk, clones, decisions]
+        out[game] = [decisions / seconds, walk, clones, decisions, again[0] / again[1]]
     return out
+
+
+#: The table's measures: (heading, index in measure()'s list, a ratio to python-chess).
+COLUMNS = (("playout decisions/s", 0, False), ("again", 4, False), ("x chess", 0, True),
+           ("again x chess", 4, True), ("push+pop/s", 1, False), ("clone/s", 2, False))
 
 
 def table(runs: dict[str, list[dict]]) -> None:
     """Best of each tree's rounds; a game's ratio to python-chess is taken within each
     process (the same minutes), the best ratio kept."""
     labels = list(runs)
-    head = " | ".join(f"{what}, {label}" for what in ("playout decisions/s", "x chess",
-                                                      "push+pop/s", "clone/s")
-                      for label in labels)
+    head = " | ".join(f"{what}, {label}" for what, _, _ in COLUMNS for label in labels)
     print(f"| game | {head} | decisions |")
-    print("|---|" + "---:|" * (4 * len(labels) + 1))
+    print("|---|" + "---:|" * (len(COLUMNS) * len(labels) + 1))
     chess = [f"{max(r['chess'][0] for r in runs[label]):,.0f}" for label in labels]
     print(f"| python-chess (reference) | {' | '.join(chess)} |"
-          + " |" * (3 * len(labels)) + f" {runs[labels[0]][0]['chess'][1]:,.0f} |")
+          + " |" * ((len(COLUMNS) - 1) * len(labels)) + f" {runs[labels[0]][0]['chess'][1]:,.0f} |")
     for game in WORK:
         counts = {r[game][3] for label in labels for r in runs[label]}
         if len(counts) != 1:
             raise SystemExit(f"bench/playouts.py: {game}: the trees played different games "
                              f"({sorted(counts)} decisions)")
-        best = {label: [max(r[game][k] for r in runs[label]) for k in range(3)]
-                for label in labels}
-        ratio = {label: max(r[game][0] / r["chess"][0] for r in runs[label])
-                 for label in labels}
-        cells = ([f"{best[label][0]:,.0f}" for label in labels]
-                 + [f"{ratio[label]:.2f}" for label in labels]
-                 + [f"{best[label][k]:,.0f}" for k in (1, 2) for label in labels])
+        cells = [f"{max(r[game][k] / r['chess'][0] for r in runs[label]):.2f}" if ratio
+                 else f"{max(r[game][k] for r in runs[label]):,.0f}"
+                 for _, k, ratio in COLUMNS for label in labels]
         print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
 
 
