@@ -234,6 +234,14 @@ class Unknown(Event):
         return out if self.t is None else {**out, "t": self.t}
 
 
+def of(item: object) -> Event | None:
+    """The event of ``item``, or None where it is not one (an entry read from afar)."""
+    try:
+        return from_json(item)
+    except (EventError, TypeError):
+        return None
+
+
 def from_json(item: dict) -> Event:
     """The event of a JSON item (a journal entry, a replay line); raises
     :class:`EventError` when it is not one."""

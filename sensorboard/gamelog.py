@@ -49,7 +49,7 @@ class GameLog:
     """The game a journal's entries describe. Feed it with :meth:`apply` in order."""
 
     def __init__(self, start: dict, at: float | None = None) -> None:
-        if start.get("type") != "start":
+        if not isinstance(events.of(start), events.Start):
             raise GameLogError("a game's journal begins with its start entry")
         self.start = start
         self.started_at = at

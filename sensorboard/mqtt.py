@@ -39,12 +39,16 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 import aiomqtt
 
+from sensorboard import events
 from sensorboard.gamelog import GameLog
 from sensorboard.journal import Entry, Journal, connect
 
 PREFIX = "sensorboard"
 RESEND = 10.0  # seconds without an acknowledgement before entries are sent again
 MAX_RESEND = 300.0
+# Entries that change the game state a board publishes (retained).
+PUBLISHED = (events.Start, events.Move, events.Takeback, events.Correction, events.Setup,
+             events.End)
 BATCH = 50  # entries at most in one message
 RECONNECT = 1.0  # seconds between connection attempts
 
@@ -260,7 +264,8 @@ class BoardLink:
     def _follow(self, entry: Entry) -> dict | None:
         """The game's new state when ``entry`` changes it, for the retained topic."""
         log = self.logs.get(entry.game)
-        if entry.type == "start":
+        event = events.of(entry.item)
+        if isinstance(event, events.Start):
             log = self.logs[entry.game] = GameLog(entry.item, entry.at)
             self.logs = {entry.game: log}  # only the current game is followed
         elif log is None:
@@ -276,7 +281,7 @@ class BoardLink:
                 log.apply(entry.item, entry.at)
             except ValueError:
                 return None
-        if entry.type in ("start", "move", "takeback", "correction", "setup", "end"):
+        if isinstance(event, PUBLISHED):
             return state_json(log, entry.game, entry.seq)
         return None
 

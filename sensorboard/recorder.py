@@ -28,6 +28,7 @@ import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from sensorboard import events
 from sensorboard.gamelog import GameLog, GameLogError
 from sensorboard.mqtt import ANONYMOUS, PREFIX, Login, state_json
 from sensorboard.store import POSTGRESQL, Store, StoreError, Stream, apply_or_note, open_store
@@ -258,7 +259,7 @@ class Recorder:
                     continue
                 e = view.pending.pop((journal, seq))
                 item = e["item"]
-                if item.get("type") == "start":
+                if isinstance(events.of(item), events.Start):
                     try:
                         view.log = GameLog(item, e["at"])
                     except (GameLogError, ValueError, KeyError):

@@ -15,12 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import rules
+from sensorboard import events
 from sensorboard.gamelog import GameLog
 from sensorboard.journal import Entry, Journal
 from sensorboard.record import format_record, record_from_log
 
 JOURNAL_NAME = "journal.sqlite"
-REWRITE = {"move", "takeback", "correction", "setup", "end", "clock"}  # what the record shows
+# What the record shows: an entry of these kinds rewrites it.
+REWRITE = (events.Start, events.Move, events.Takeback, events.Correction, events.Setup,
+           events.End, events.Clock)
 
 
 class Recorder:
@@ -78,9 +81,10 @@ class Recorder:
         rewrite = False
         with self.lock:
             for entry in entries:
-                if entry.type != "start":
+                event = events.of(entry.item)
+                if not isinstance(event, events.Start):
                     self.log.apply(entry.item, entry.at)
-                rewrite = rewrite or entry.type in REWRITE or entry.type == "start"
+                rewrite = rewrite or isinstance(event, REWRITE)
             text = format_record(record_from_log(self.log)) if rewrite else None
         if text is not None:
             write_atomically(self.record_path, text)
