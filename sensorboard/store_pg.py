@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -95,16 +96,14 @@ class PostgresStore(Store):
         with self.lock:
             try:
                 if self.db is None or self.db.closed or self.db.broken:
-                    self.db = psycopg.connect(self.url, connect_timeout=10)
+                    self.db = psycopg.connect(self.url, connect_timeout=10, autocommit=True)
                 with self.db.transaction(), self.db.cursor() as cur:
                     yield cur
             except psycopg.Error as e:
                 raise StoreError(_message(e)) from None
 
     def add(self, batch: list[dict]) -> list[dict]:
-        new = self._write(batch, 0.0)
-        self._advance({(e["board"], e.get("journal", "")) for e in batch})
-        return new
+        return self._write(batch, time.time())
 
     def _write(self, batch: list[dict], now: float) -> list[dict]:
         unique = {(e["board"], e.get("journal", ""), e["seq"]): e for e in batch}
@@ -112,9 +111,7 @@ class PostgresStore(Store):
         rows = [unique[k] for k in keys]
         data = [json.dumps(e["item"], sort_keys=True) for e in rows]
         with self._transaction() as cur:
-            cur.execute("SELECT extract(epoch FROM clock_timestamp())")
-            stored = cur.fetchone()[0]
-            cur.execute(INSERT, (stored, [k[0] for k in keys], [k[1] for k in keys],
+            cur.execute(INSERT, (now, [k[0] for k in keys], [k[1] for k in keys],
                                  [k[2] for k in keys], [e["game"] for e in rows],
                                  [float(e["at"]) for e in rows],
                                  [e["item"].get("type", "") for e in rows], data))
@@ -124,7 +121,8 @@ class PostgresStore(Store):
             old = [(k, e, d) for k, e, d in zip(keys, rows, data, strict=True)
                    if k not in inserted]
             if old:
-                self._keep_aside(cur, old, float(stored))
+                self._keep_aside(cur, old, now)
+            self._advance(cur, {k[:2] for k in keys})
         return new
 
     def _games(self, cur: psycopg.Cursor, new: list[dict]) -> None:
@@ -148,15 +146,14 @@ class PostgresStore(Store):
                         "ON CONFLICT DO NOTHING", (*key, e["game"], e["at"], data, now))
             self.kept_aside += cur.rowcount
 
-    def _advance(self, streams: set[Stream]) -> None:
+    def _advance(self, cur: psycopg.Cursor, streams: set[Stream]) -> None:
         """How far each journal is now stored, by any recorder of the group."""
         order = sorted(streams)
-        with self._transaction() as cur:
-            cur.execute(HELD, ([b for b, _ in order], [j for _, j in order],
-                               [self.held(b, j) for b, j in order]))
-            for board, journal, seq in cur.fetchall():
-                if seq == self.held(board, journal) + 1:
-                    self.contiguous[board, journal] = seq
+        cur.execute(HELD, ([b for b, _ in order], [j for _, j in order],
+                           [self.held(b, j) for b, j in order]))
+        for board, journal, seq in cur.fetchall():
+            if seq == self.held(board, journal) + 1:
+                self.contiguous[board, journal] = seq
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._transaction() as cur:
@@ -186,9 +183,11 @@ class PostgresStore(Store):
         return rows[0][0] if rows else ""
 
     def entries(self, after: list[tuple[str, str, int]]) -> list[dict]:
-        rows = self._query(AFTER, ([b for b, _, _ in after], [j for _, j, _ in after],
-                                   [s for _, _, s in after]))
-        self._advance({(b, j) for b, j, _ in after})
+        with self._transaction() as cur:
+            cur.execute(AFTER, ([b for b, _, _ in after], [j for _, j, _ in after],
+                                [s for _, _, s in after]))
+            rows = cur.fetchall()
+            self._advance(cur, {(b, j) for b, j, _ in after})
         return [entry_dict(*row) for row in rows]
 
     def count(self) -> int:
