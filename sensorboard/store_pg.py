@@ -21,7 +21,9 @@ import psycopg
 
 from sensorboard.store import Conflict, Store, StoreError, Stream, entry_dict
 
+SCHEMA_VERSION = 2  # the journal's: entries keyed by (board, journal, seq)
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
     board TEXT NOT NULL, journal TEXT NOT NULL, seq BIGINT NOT NULL, game TEXT NOT NULL,
     at DOUBLE PRECISION NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
@@ -86,6 +88,13 @@ class PostgresStore(Store):
         with self._transaction() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             cur.execute(SCHEMA)
+            cur.execute("INSERT INTO meta VALUES ('schema', %s) ON CONFLICT DO NOTHING",
+                        (str(SCHEMA_VERSION),))
+            schema = cur.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
+        if schema != str(SCHEMA_VERSION):
+            self.close()
+            raise StoreError(f"the PostgreSQL store has schema {schema}, this version reads "
+                             f"{SCHEMA_VERSION}")
         with self._transaction() as cur:
             for board, journal, top in cur.execute(CONTIGUOUS):
                 self.contiguous[board, journal] = top
@@ -202,3 +211,4 @@ class PostgresStore(Store):
 def _message(e: psycopg.Error) -> str:
     """The server's or the driver's words, on one line, without the password."""
     return " ".join(str(e).split()) or type(e).__name__
+

@@ -108,6 +108,16 @@ def test_two_recorders_on_one_database_store_each_entry_once_and_ack_the_whole(
         store.close()
 
 
+def test_a_database_of_another_schema_is_refused(postgres_url):
+    import psycopg
+
+    open_store(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE meta SET value='9' WHERE key='schema'")
+    with pytest.raises(StoreError, match="schema 9, this version reads 2"):
+        open_store(postgres_url)
+
+
 def test_a_database_that_cannot_be_reached_is_a_store_error(postgres_server):
     url = postgres_server.url.replace(postgres_server.password, "wrong")
     with pytest.raises(StoreError, match="password authentication failed"):
