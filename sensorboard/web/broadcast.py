@@ -83,7 +83,7 @@ class Broadcast:
         self.recorder = recorder
         self.pairings = pairings
         self._standings: tuple[int, list[dict]] | None = None  # (recorder.changed, table)
-        self._past: dict[tuple[str, str], Game | None] = {}  # games no board plays now
+        self._past: dict[tuple[str, str], Game] = {}  # finished games no board plays now
 
     def default_round(self) -> str | None:
         rounds = {p.round for p in self.pairings} or {
@@ -120,11 +120,15 @@ class Broadcast:
             if key in live:
                 games.append(live[key])
                 continue
-            if key not in self._past:
+            game = self._past.get(key)
+            if game is None:
                 log = self.recorder.store.log(*key)
-                self._past[key] = self.game(key[0], log) if log is not None else None
-            if self._past[key] is not None:
-                games.append(self._past[key])
+                if log is None:
+                    continue
+                game = self.game(key[0], log)
+                if log.ended:  # only a finished game's result is final
+                    self._past[key] = game
+            games.append(game)
         return [{"name": s.name, "points": s.points, "games": s.games}
                 for s in standings(games)]
 

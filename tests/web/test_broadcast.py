@@ -30,6 +30,7 @@ from tests.recording.hall import wait_until
 from tests.web.conftest import Server
 
 BOARDS = 50
+GAMES = sorted(rules.GAMES)
 FLAG = "50"  # the real board, whose flag falls
 
 
@@ -53,11 +54,12 @@ class Hall:
         self.client.publish(f"sensorboard/{board}/status",
                             json.dumps({"online": online, "board": board}), qos=1, retain=True)
 
-    def game(self, board: str, turns: int, rng: random.Random) -> tuple[str, rules.GameState]:
-        state = rules.new_game("tessella")
+    def game(self, board: str, turns: int, rng: random.Random,
+             game: str = "tessella") -> tuple[str, rules.GameState]:
+        state = rules.new_game(game)
         uid = uuid.uuid4().hex
         self.status(board, True)
-        self.entry(board, uid, {"type": "start", "game": "tessella", "options": {},
+        self.entry(board, uid, {"type": "start", "game": game, "options": {},
                                 "position": state.position_str(),
                                 "players": list(state.PLAYERS), "uid": uid, "board": board,
                                 "tags": {"Round": "1", "Board": board,
@@ -66,10 +68,7 @@ class Hall:
         timing = clocks.start(clocks.GameClock.new(clocks.TimeControl.parse("600+5"),
                                                    state.PLAYERS), now - 3 * turns)
         for ply in range(1, turns + 1):
-            player = state.to_move
-            move = rng.choice(state.legal_moves())
-            text = state.move_str(move)
-            state.push(move)
+            player, text = random_turn(state, rng)
             self.entry(board, uid, {"type": "move", "t": 0.0, "ply": ply, "player": player,
                                     "move": text})
             timing = clocks.end_turn(timing, now - 3 * (turns - ply))
@@ -80,6 +79,21 @@ class Hall:
     def close(self) -> None:
         self.client.loop_stop()
         self.client.disconnect()
+
+
+def random_turn(state: rules.GameState, rng: random.Random) -> tuple[str, str]:
+    """A random legal turn, each decision (a die's face too) pushed: (mover, its text)."""
+    mover, parts = state.to_move, []
+    while True:
+        if state.to_move == rules.CHANCE:
+            faces = state.chance_outcomes()
+            move = rng.choices([f for f, _ in faces], [w for _, w in faces])[0]
+        else:
+            move = rng.choice(state.legal_moves())
+        parts.append(state.move_str(move))
+        state.push(move)
+        if state.outcome() is not None or state.to_move not in (mover, rules.CHANCE):
+            return mover, " ".join(parts)
 
 
 class RecorderPages:
@@ -136,14 +150,16 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
     stop = threading.Event()
     try:
         rng = random.Random(24)
-        turns = {}
+        turns, pieces = {}, {}
         for n in range(1, BOARDS):
             board = str(n)
             turns[board] = rng.randrange(2, 9)
             if board == "6":  # an earlier game of this board, lost by white
                 hall.entry(board, hall.game(board, 4, rng)[0], {
                     "type": "end", "t": 0.0, "result": "0-1", "reason": "adjudication"})
-            uid, state = hall.game(board, turns[board], rng)
+            game = GAMES[n % len(GAMES)] if 10 <= n < 20 else "tessella"
+            uid, state = hall.game(board, turns[board], rng, game)
+            pieces[board] = len(state.physical())
             if board == "2":
                 hall.entry(board, uid, {"type": "prompt", "t": 0.0, "options": ["a", "none"]})
             elif board == "3":
@@ -166,7 +182,9 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         seven = page.locator('a.card[data-board="7"]')
         expect(seven.locator(".player.p0 .name")).to_have_text("White 7")
         expect(seven.locator(".player.p1 .name")).to_have_text("Black 7")
-        expect(seven.locator("svg.mini circle.piece")).to_have_count(14)
+        for n in range(7, 20):  # every game drawn from its geometry, a mark per occupied cell
+            card = page.locator(f'a.card[data-board="{n}"]')
+            expect(card.locator("svg.mini circle.piece")).to_have_count(pieces[str(n)])
         mover = "p0" if turns["7"] % 2 == 0 else "p1"
         running = seven.locator(f".player.{mover} .time")
         first = running.inner_text()
@@ -192,6 +210,8 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(page.locator("#standings")).to_contain_text("White 5")
         expect(page.locator("#standings")).to_contain_text("Black 6")
         page.screenshot(path=str(artifacts / "broadcast.png"))
+        page.locator('a.card[data-board="10"]').scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "broadcast-games.png"))
 
         seven.click()
         expect(page).to_have_url(f"http://127.0.0.1:{pages.port}/broadcast/7")
