@@ -34,3 +34,9 @@ def test_the_docs_run_the_bring_up_tools_with_sudo():
             if re.search(r"sensorboard (check-wiring|calibrate) --config /etc", line):
                 assert "sudo /opt/sensorboard" in line, (doc, line)
     assert "docs/pi.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_check_script_passes_shellcheck():
+    out = subprocess.run(["shellcheck", str(ROOT / "deploy" / "check-pi-steps.sh")],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
