@@ -184,7 +184,7 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(seven.locator(".player.p1 .name")).to_have_text("Black 7")
         for n in range(7, 20):  # every game drawn from its geometry, a mark per occupied cell
             card = page.locator(f'a.card[data-board="{n}"]')
-            expect(card.locator("svg.mini circle.piece")).to_have_count(pieces[str(n)])
+            expect(card.locator("svg.mini .piece")).to_have_count(pieces[str(n)])
         mover = "p0" if turns["7"] % 2 == 0 else "p1"
         running = seven.locator(f".player.{mover} .time")
         first = running.inner_text()

@@ -15,6 +15,10 @@ function svgEl(name, attrs) {
   return el;
 }
 
+// Each player's colour as its name says (the classes p0 / p1 are the fallback).
+const COLOURS = {clear: "#f4f4f4", light: "#f4f4f4", white: "#fafafa", dark: "#333",
+                 black: "#222", red: "#d23f31", blue: "#2f6fd6", yellow: "#f2c200"};
+
 // The player a piece belongs to: its name begins with the player's ("red-3", "dark-square").
 function ownerOf(piece, players) {
   return players.findIndex(p => piece === p || piece.startsWith(`${p}-`));
@@ -37,9 +41,16 @@ function drawBoard(geo, board) {
     const stack = (board.pieces || {})[c.name];
     if (!stack || !stack.length) continue;
     const owner = ownerOf(stack[0], players);
-    pieces.append(svgEl("circle", {cx: c.x, cy: -c.y, r: .36 * Math.max(c.size || 1, .8),
-                                   class: `piece p${owner}`, "data-cell": c.name,
-                                   "data-piece": stack[stack.length - 1]}));
+    const top = stack[stack.length - 1];
+    const r = .36 * Math.max(c.size || 1, .8);
+    const attrs = {class: `piece p${owner}`, "data-cell": c.name, "data-piece": top};
+    // a block is a square, a rank stone a ring, any other piece a disc
+    const mark = top.endsWith("-block")
+      ? svgEl("rect", {...attrs, x: c.x - r, y: -c.y - r, width: 2 * r, height: 2 * r})
+      : svgEl("circle", {...attrs, cx: c.x, cy: -c.y, r,
+                         "stroke-width": top.endsWith("-rank") ? .14 : .05});
+    if (COLOURS[players[owner]]) mark.style.fill = COLOURS[players[owner]];
+    pieces.append(mark);
     if (stack.length > 1) {
       const t = svgEl("text", {x: c.x, y: -c.y + .14, class: `count p${owner}`});
       t.textContent = stack.length;
@@ -67,7 +78,9 @@ function drawPlayers(board) {
   players.forEach((player, i) => {
     const li = el("li", `player p${i}`);
     li.dataset.player = player;
-    li.append(el("span", `dot p${i}`), el("span", "name", (board.names || [])[i] || "?"),
+    const dot = el("span", `dot p${i}`);
+    if (COLOURS[player]) dot.style.background = COLOURS[player];
+    li.append(dot, el("span", "name", (board.names || [])[i] || "?"),
               el("span", "colour", player ? `(${player})` : ""));
     if (board.clock && player in board.clock.left) {
       const c = el("span", "clock");
