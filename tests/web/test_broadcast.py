@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 
@@ -99,19 +100,19 @@ def random_turn(state: rules.GameState, rng: random.Random) -> tuple[str, str]:
 class RecorderPages:
     """The recorder with its pages and the pairing file, on a loop in a thread."""
 
-    def __init__(self, store_path, broker_port: int, pairings) -> None:
+    def __init__(self, store_path, broker_port: int, pairings, token: str | None = None) -> None:
         self.port = free_port()
         self.store = open_store(str(store_path))
         self.recorder = Recorder(self.store, "127.0.0.1", broker_port)
         self.loop = asyncio.new_event_loop()
         self.task = None
-        threading.Thread(target=self._run, args=(pairings,), daemon=True).start()
+        threading.Thread(target=self._run, args=(pairings, token), daemon=True).start()
         wait_until(lambda: self.task is not None and self.recorder.connected.is_set(),
                    what="the recorder")
 
-    def _run(self, pairings) -> None:
+    def _run(self, pairings, token) -> None:
         asyncio.set_event_loop(self.loop)
-        self.task = self.loop.create_task(serve(self.recorder, "127.0.0.1", self.port, None,
+        self.task = self.loop.create_task(serve(self.recorder, "127.0.0.1", self.port, token,
                                                 pairings))
         try:
             self.loop.run_until_complete(self.task)
@@ -121,6 +122,17 @@ class RecorderPages:
     def get(self, path: str) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
             return json.loads(r.read())
+
+    def post(self, path: str, body: dict) -> tuple[int, dict]:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
+                                     data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Sensorboard-Token": "s3cret"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
 
     def stop(self) -> None:
         self.loop.call_soon_threadsafe(self.task.cancel)
@@ -267,3 +279,34 @@ def test_the_boards_own_page_shows_both_clocks_ticking(tmp_path, page):
     finally:
         srv.stop()
         srv.session.close()
+
+
+def test_the_arbiter_adds_time_from_the_recorder(tmp_path):
+    broker = Broker(tmp_path).start()
+    pages = RecorderPages(tmp_path / "recorder.sqlite", broker.port, (), token="s3cret")
+    real = open_board(BoardOptions(
+        "tessella", records=tmp_path / "b8", board="8", mqtt=f"mqtt://127.0.0.1:{broker.port}",
+        tags={"Round": "1", "TimeControl": "600"}))
+    stop = threading.Event()
+    try:
+        threading.Thread(target=run_board, args=(real, stop), daemon=True).start()
+        wait_until(lambda: (pages.get("/api/boards")["boards"] or [{}])[0].get("clock"),
+                   what="the board's clock at the recorder")
+        for body, says in (({"action": "time", "player": "dark", "by": "Eve"},
+                            "time: give seconds"),
+                           ({"action": "time", "player": "dark", "seconds": "60", "by": "Eve"},
+                            "seconds: must be a whole number")):
+            status, answer = pages.post("/api/boards/8/correct", body)
+            assert status == 400 and answer["error"] == says
+        status, _ = pages.post("/api/boards/8/correct", {"action": "time", "player": "dark",
+                                                         "seconds": 90, "by": "Eve"})
+        assert status == 200
+        wait_until(lambda: pages.get("/api/boards")["boards"][0]["clock"]["left"]["dark"]
+                   == 690.0, what="dark's 90 s more at the recorder")
+        real.recorder.flush()
+        assert "arbiter Eve: dark +90 s" in real.recorder.record_path.read_text()
+    finally:
+        stop.set()
+        real.close()
+        pages.stop()
+        broker.stop()
