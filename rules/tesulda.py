@@ -952,10 +952,11 @@ class _Guards:
     of them need a second look. ``safe``: where a figure whose square no such path
     crosses may move with every Prime safe after it; ``crossed``: the squares crossed."""
 
-    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed")
+    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_near")
 
     def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
         self.occupied, self.enemy = occupied, enemy
+        self._near: tuple[int, list[tuple[int, Kind, int]]] | None = None
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats = []
@@ -987,13 +988,23 @@ class _Guards:
                         operator.and_, (w for w in ways if not w & self.occupied))
         return safe
 
+    def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
+        """The enemies that could end on ``sq`` on an empty board."""
+        if self._near is None:
+            empty = [(j, k, k.ends(j, 0)) for j, k in self.enemy]
+            self._near = functools.reduce(operator.or_, (e for _, _, e in empty), 0), empty
+        anywhere, empty = self._near
+        if not anywhere & BIT[sq]:
+            return []
+        return [(j, k) for j, k, e in empty if e & BIT[sq]]
+
     def safe_after(self, frm: int, to: int) -> bool:
         """Whether no enemy can move onto a Prime after the move ``frm``-``to``."""
         changed = BIT[frm] | BIT[to]
         occupied = (self.occupied & ~changed) | BIT[to]
         for c, threats in self.crowns:
             if c == frm:  # the Prime itself moved
-                if any(j != to and k.reaches(j, to, occupied) for j, k in self.enemy):
+                if any(j != to and k.reaches(j, to, occupied) for j, k in self._reaching(to)):
                     return False
                 continue
             for j, ways, crossed, hit in threats:
