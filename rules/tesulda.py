@@ -837,7 +837,8 @@ class TesuldaState(GameState):
 
     def _put(self, sq: int, counts: tuple[int, ...]) -> None:
         """The figure on ``sq`` now holds ``counts``."""
-        fig = self._board[sq] = self._board[sq]._replace(counts=counts)
+        fig = self._board[sq]
+        fig = self._board[sq] = Figure(fig.owner, fig.base, counts)
         self._kinds[sq] = kind(fig)
 
     def _enter_extras(self) -> None:

@@ -145,14 +145,14 @@ def _slide(frm: int, d: int, rating: int, occupied: int) -> tuple[int, int, int]
     the first occupied one (which it may end on): (ends, relevant, n), ``n`` the squares
     entered empty, where a Dodger's second leg may start."""
     ray, pre = RAYS[frm][d], PREFIX[frm][d]
-    n = min(rating, len(ray))
+    n = rating if rating < len(ray) else len(ray)
     if not n:
         return 0, 0, 0
     if not occupied & pre[n]:
         return pre[n], pre[n - 1], n
     for i, sq in enumerate(ray[:n]):
         if occupied & BIT[sq]:
-            return pre[i + 1], pre[min(i + 1, n - 1)], i
+            return pre[i + 1], pre[i + 1 if i + 1 < n else n - 1], i
     raise AssertionError("unreachable: an occupied square lies on the leg")
 
 
@@ -164,7 +164,7 @@ _FANS: list[tuple[int, dict[int, int]] | None] = [None] * (N * 2 * SIZE)
 
 def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
     """The ends of one leg of ``kind`` from ``sq`` in each of its four directions (D-5)."""
-    index = (sq * 2 + kind) * SIZE + min(rating, SIZE - 1)
+    index = (sq * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)
     fan = _FANS[index]
     if fan is None:
         read = 0
@@ -197,13 +197,13 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
         reached = _fan(frm, kind, rating, occupied)
         ends |= reached
         if not (t.dodger and other):
-            relevant |= _FANS[(frm * 2 + kind) * SIZE + min(rating, SIZE - 1)][0]
+            relevant |= _FANS[(frm * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)][0]
             continue
         # D-5 Dodger: a second leg of the other kind from every square entered empty.
         relevant |= _fan(frm, kind, rating, 0)
         for sq in squares(reached & ~occupied):
             ends |= _fan(sq, 1 - kind, other, occupied)
-            relevant |= _FANS[(sq * 2 + 1 - kind) * SIZE + min(other, SIZE - 1)][0]
+            relevant |= _FANS[(sq * 2 + 1 - kind) * SIZE + (other if other < SIZE else SIZE - 1)][0]
     return ends, relevant
 
 
