@@ -389,6 +389,11 @@ class TesuldaState(GameState):
         # Per side, where its figures can move with the occupancy as key; a side's own
         # decisions (pushed or popped) forget it.
         self._hits: tuple[dict, dict, dict] = ({}, {}, {})
+        # The moves the listing found legal only by a later swap of the crown (or by taking
+        # the enemy's last crown), and whether the mover's Primes are known safe now (the
+        # move was listed and is not one of those, and nothing else followed it yet).
+        self._rescued: list[Move] = []
+        self._known_safe = False
         self._turn = turn
         self._pool = pool
         self._phase = MOVE
@@ -630,6 +635,8 @@ class TesuldaState(GameState):
 
     def _safe(self, side: int) -> bool:
         """D-9: no enemy figure can move onto a Prime of ``side``."""
+        if self._known_safe and side == self._turn:
+            return True
         primes = self._crowns(side)
         if not primes:
             return True
@@ -710,6 +717,7 @@ class TesuldaState(GameState):
         won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
+        self._rescued = rescued = []
         for frm in squares(own):
             ends = kinds[frm].ends(frm, occupied) & ~own
             if not ends:
@@ -720,16 +728,20 @@ class TesuldaState(GameState):
                 safe = guards.safe_from(frm) | won
             else:
                 safe = guards.safe | won
-            if ends & safe == ends:
+            if ends & safe == ends and not won & ends:
                 out += _listed(frm, ends, sides[them])
                 continue
             row = _MOVES_FROM[frm]
             for to in squares(ends):
                 move = row[to][b[to] is not None]
-                if safe & BIT[to] or (frm in crowns and guards.safe_after(frm, to)):
+                if won & BIT[to]:
+                    out.append(move)
+                    rescued.append(move)
+                elif safe & BIT[to] or (frm in crowns and guards.safe_after(frm, to)):
                     out.append(move)
                 elif self._may_rescue(crowns, frm, to) and self._completes_after(move):
                     out.append(move)
+                    rescued.append(move)
         return out
 
     def _may_rescue(self, crowns: list[int], frm: int, to: int) -> bool:
@@ -783,7 +795,8 @@ class TesuldaState(GameState):
     def _play(self, move: Move) -> tuple:
         b = self._board
         saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-                 self._lost_side, self._sides)
+                 self._lost_side, self._sides, self._known_safe)
+        mover, listed = self._turn, self._legal
         self._opts = None
         self._hits[self._turn].clear()
         kind_of = move.kind
@@ -802,7 +815,12 @@ class TesuldaState(GameState):
                 self._phase = ATTACK
             else:
                 self._enter_extras()
-        elif kind_of == "take" or (kind_of == "none" and self._phase == ATTACK):
+            # D-9 was judged when the moves were listed: safe unless rescued.
+            self._known_safe = (self._turn == mover and listed is not None and move in listed
+                                and move not in self._rescued)
+            return saved, changed
+        self._known_safe = False
+        if kind_of == "take" or (kind_of == "none" and self._phase == ATTACK):
             t = self._moved
             taken = _counts(move.pieces)
             changed = self._keep(t)
@@ -865,7 +883,7 @@ class TesuldaState(GameState):
         for sq, fig, its_kind in changed:
             self._board[sq], self._kinds[sq] = fig, its_kind
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-         self._lost_side, self._sides) = saved
+         self._lost_side, self._sides, self._known_safe) = saved
         self._opts = None
         self._hits[self._turn].clear()
 
@@ -875,6 +893,7 @@ class TesuldaState(GameState):
         other._board, other._kinds = list(self._board), list(self._kinds)
         other._turn, other._pool, other._sides = self._turn, self._pool, self._sides
         other._opts, other._hits = None, ({}, {}, {})
+        other._rescued, other._known_safe = self._rescued, self._known_safe
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side
         return other
