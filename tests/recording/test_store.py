@@ -248,3 +248,37 @@ def test_a_hall_bridged_to_the_centre_is_recorded_there_through_a_broken_link(tm
             b.close()
         hall.stop()
         central.stop()
+
+
+def test_a_group_of_recorders_works_on_a_hall_secured_by_the_install_script(
+        tmp_path, postgres_url):
+    """The hall of ``install.sh --hall`` (logins, TLS for the boards, the ACL): each
+    recorder joins the shared subscription with its own login, and every turn of the
+    boards is stored once and acknowledged."""
+    from tests.recording.test_hall import Hall
+
+    hall = Hall(tmp_path)
+    got = {"recorder-1": 0, "recorder-2": 0}
+
+    def counter(name):
+        return lambda new, _: got.__setitem__(name, got[name] + len(new))
+
+    recorders = [RecorderThread(open_store(postgres_url), hall.broker.port, share="hall",
+                                client_id=name, login=hall.login(name, tls=False),
+                                on_stored=counter(name)) for name in got]
+    boards = [Board(tmp_path, name, hall.broker.tls_port, seed=n,
+                    login=hall.login(f"board-{name}")) for n, name in enumerate("12")]
+    try:
+        for _ in range(8):
+            for b in boards:
+                b.turn()
+        wait_until(lambda: all(b.writer.flush() for b in boards) and all(
+            b.link.acked == b.journal.seq for b in boards), what="every board acked")
+        assert stored_turns(recorders[0].store) == {b.name: b.turns for b in boards}
+        assert got["recorder-1"] > 0 and got["recorder-2"] > 0
+    finally:
+        for r in recorders:
+            r.stop()
+        for b in boards:
+            b.close()
+        hall.broker.stop()
