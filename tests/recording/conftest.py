@@ -5,12 +5,24 @@ import pytest
 from tests.recording.postgres import PostgresServer, postgres_bin
 
 
-@pytest.fixture(scope="session")
-def postgres_server():
+def started() -> PostgresServer:
     if postgres_bin() is None:
         pytest.skip("PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin "
                     "or on PATH; make test installs it: .ci/system-deps)")
-    server = PostgresServer().start()
+    return PostgresServer().start()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    server = started()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_postgres_server():
+    """A server of this test's own (one it may stop and start)."""
+    server = started()
     yield server
     server.stop()
 

@@ -70,12 +70,20 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "sensorboard", "--pwfile", str(pwfile),
                   "--auth", "scram-sha-256", "-E", "UTF8", "--no-sync")
         pwfile.unlink()
+        self.resume()
+        self.database("sensorboard")
+        return self
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`pause`)."""
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} "
                    f"-c unix_socket_directories={self.folder} {self.settings}")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
                   str(self.folder / "log"), "-w", "-t", "60", "start")
-        self.database("sensorboard")
-        return self
+
+    def pause(self) -> None:
+        """Stop the server as an administrator would (its data kept): connections break."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def database(self, name: str) -> str:
         """A fresh, empty database of its own on this server: its URL."""

@@ -4,6 +4,7 @@ recorders sharing one database through an MQTT shared subscription."""
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,40 @@ def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
     recorders["a"].stop()
     for b in boards:
         b.close()
+
+
+def test_a_database_restart_mid_round_loses_and_doubles_nothing(tmp_path, broker,
+                                                              own_postgres_server):
+    """The database goes away while the boards play: the recorder keeps what it cannot
+    store and tries again, the boards keep what is not acknowledged; when the database
+    is back every turn is stored once and acknowledged."""
+    server = own_postgres_server
+    recorder = RecorderThread(open_store(server.url), broker.port, share="hall",
+                              client_id="rec-a")
+    boards = [Board(tmp_path, str(n), broker.port, seed=n) for n in range(1, 3)]
+
+    def acked():
+        return all(b.writer.flush() for b in boards) and all(
+            b.link.acked == b.journal.seq for b in boards)
+
+    try:
+        for b in boards:
+            b.turn()
+        wait_until(acked, what="the first turns")
+        server.pause()
+        for _ in range(3):
+            for b in boards:
+                b.turn()
+        time.sleep(1.5)  # the recorder fails to store them, at least once
+        assert not acked()
+        server.resume()
+        wait_until(acked, timeout=60, what="every turn after the database is back")
+        assert stored_turns(recorder.store) == {b.name: b.turns for b in boards}
+        assert recorder.store.count() == sum(b.journal.seq for b in boards)
+    finally:
+        recorder.stop()
+        for b in boards:
+            b.close()
 
 
 def sensorboard(*args: str) -> subprocess.CompletedProcess:
