@@ -125,6 +125,12 @@ def test_a_database_that_cannot_be_reached_is_a_store_error(postgres_server):
         open_store(url)
 
 
+def acked(boards):
+    """Every board's journal written and acknowledged to its last entry."""
+    return lambda: all(b.writer.flush() for b in boards) and all(
+        b.link.acked == b.journal.seq for b in boards)
+
+
 @pytest.fixture
 def broker(tmp_path):
     b = Broker(tmp_path).start()
@@ -149,14 +155,10 @@ def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
         wait_until(lambda r=r: r.recorder.client is not None, what="the recorders")
     boards = [Board(tmp_path, str(n), broker.port, seed=n) for n in range(1, 5)]
 
-    def acked():
-        return all(b.writer.flush() for b in boards) and all(
-            b.link.acked == b.journal.seq for b in boards)
-
     for _ in range(6):
         for b in boards:
             b.turn()
-    wait_until(acked, what="every board acked")
+    wait_until(acked(boards), what="every board acked")
     assert got["a"] > 0 and got["b"] > 0  # both took a share
 
     def shown(r):  # each recorder's page shows every board's game whole
@@ -170,7 +172,7 @@ def test_recorders_of_a_group_share_the_load_and_lose_or_double_nothing(
     for _ in range(4):
         for b in boards:
             b.turn()
-    wait_until(acked, what="every board acked by the recorder left")
+    wait_until(acked(boards), what="every board acked by the recorder left")
     store = recorders["a"].store
     assert stored_turns(store) == {b.name: b.turns for b in boards}
     assert store.count() == sum(b.journal.seq for b in boards)
@@ -190,22 +192,18 @@ def test_a_database_restart_mid_round_loses_and_doubles_nothing(tmp_path, broker
                               client_id="rec-a")
     boards = [Board(tmp_path, str(n), broker.port, seed=n) for n in range(1, 3)]
 
-    def acked():
-        return all(b.writer.flush() for b in boards) and all(
-            b.link.acked == b.journal.seq for b in boards)
-
     try:
         for b in boards:
             b.turn()
-        wait_until(acked, what="the first turns")
+        wait_until(acked(boards), what="the first turns")
         server.pause()
         for _ in range(3):
             for b in boards:
                 b.turn()
         time.sleep(1.5)  # the recorder fails to store them, at least once
-        assert not acked()
+        assert not acked(boards)()
         server.resume()
-        wait_until(acked, timeout=60, what="every turn after the database is back")
+        wait_until(acked(boards), timeout=60, what="every turn after the database is back")
         assert stored_turns(recorder.store) == {b.name: b.turns for b in boards}
         assert recorder.store.count() == sum(b.journal.seq for b in boards)
     finally:
@@ -260,21 +258,17 @@ def test_a_hall_bridged_to_the_centre_is_recorded_there_through_a_broken_link(tm
     recorder = RecorderThread(tmp_path / "recorder.sqlite", central.port)
     boards = [Board(tmp_path, name, hall.port, seed=n) for n, name in enumerate("xy")]
 
-    def acked():
-        return all(b.writer.flush() for b in boards) and all(
-            b.link.acked == b.journal.seq for b in boards)
-
     try:
         for _ in range(3):
             for b in boards:
                 b.turn()
-        wait_until(acked, what="acks through the bridge")
+        wait_until(acked(boards), what="acks through the bridge")
         central.stop()  # the link to the centre is down; the hall plays on
         for _ in range(3):
             for b in boards:
                 b.turn()
         central.start()
-        wait_until(acked, timeout=60, what="acks after the link is back")
+        wait_until(acked(boards), timeout=60, what="acks after the link is back")
         assert stored_turns(recorder.store) == {b.name: b.turns for b in boards}
         assert recorder.store.count() == sum(b.journal.seq for b in boards)
     finally:
@@ -307,8 +301,7 @@ def test_a_group_of_recorders_works_on_a_hall_secured_by_the_install_script(
         for _ in range(8):
             for b in boards:
                 b.turn()
-        wait_until(lambda: all(b.writer.flush() for b in boards) and all(
-            b.link.acked == b.journal.seq for b in boards), what="every board acked")
+        wait_until(acked(boards), what="every board acked")
         assert stored_turns(recorders[0].store) == {b.name: b.turns for b in boards}
         assert got["recorder-1"] > 0 and got["recorder-2"] > 0
     finally:
