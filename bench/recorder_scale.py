@@ -3,7 +3,9 @@
 Run by hand (prints markdown; no assertions). Needs Debian's mosquitto and postgresql
 (make test installs them) and psycopg (the dev extra):
 
-    .venv/bin/python bench/recorder_scale.py --boards 2000 --seconds 60 --recorders 4
+    .venv/bin/python bench/recorder_scale.py --boards 2000 --seconds 60 --turn-every 10
+
+(the defaults; about 8 minutes on a busy 2-core machine; --boards 200 for a quick look).
 
 The two setups, measured one after the other with the same boards and seed:
 
@@ -332,8 +334,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=60.0, help="playing time")
-    parser.add_argument("--turn-every", type=float, default=1.0,
-                        help="seconds between a board's turns, on average")
+    parser.add_argument("--turn-every", type=float, default=10.0,
+                        help="seconds between a board's turns, on average (a tabletop pace)")
     parser.add_argument("--recorders", type=int, default=4)
     parser.add_argument("--halls", type=int, default=2)
     args = parser.parse_args()

@@ -225,6 +225,10 @@ def test_recorder_refuses_a_shared_group_without_a_shared_store_in_one_line(tmp_
         "sensorboard recorder: --share: the recorders of a group share one PostgreSQL "
         "--store (postgresql://...)"]
     assert list(tmp_path.iterdir()) == []
+    done = sensorboard("recorder", "--share", "hall", "--store", "postgresql://db/x")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "sensorboard recorder: --share: give each recorder of the group its own --name"]
 
 
 def test_recorder_and_export_on_a_database_they_cannot_use_say_so_in_one_line(
