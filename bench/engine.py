@@ -170,13 +170,14 @@ def openspiel(games_: list[str], games: int, seconds: float, cap: int) -> None:
     from engine_openspiel import RulesGame, TimedBot
 
     print("| game | engine vs MCTSBot | games | W-D-L | score | 95 % interval | | capped | "
-          "s/game |")
-    print("|---|---|---:|---|---:|---|---|---:|---:|")
+          "s/game | MCTSBot s/decision | MCTSBot simulations/decision |")
+    print("|---|---|---:|---|---:|---|---|---:|---:|---:|---:|")
     for game in games_:
-        start = time.perf_counter()
-        tally = match(game, timed_player(seconds), TimedBot(RulesGame(game), seconds),
-                      games, cap)
-        print(row(game, f"{seconds} s per decision", tally, time.perf_counter() - start),
+        start, bot = time.perf_counter(), TimedBot(RulesGame(game), seconds)
+        tally = match(game, timed_player(seconds), bot, games, cap)
+        took = time.perf_counter() - start
+        print(row(game, f"{seconds} s per decision", tally, took) +
+              f" {bot.spent / bot.decisions:.2f} | {bot.simulations / bot.decisions:.0f} |",
               flush=True)
 
 

@@ -120,15 +120,21 @@ def mcts_bot(table: RulesGame, simulations: int, seed: int,
 
 class TimedBot:
     """MCTSBot given about ``seconds`` of wall time per decision: its simulations are set
-    before each decision from what the previous one took per simulation."""
+    before each decision from what the previous one took per simulation (two at least: a
+    single one leaves its root without children). ``spent``, ``decisions`` and
+    ``simulations`` add up what it did."""
 
     def __init__(self, table: RulesGame, seconds: float) -> None:
         self.table, self.seconds = table, seconds
         self.per_simulation = seconds / 10
+        self.spent, self.decisions, self.simulations = 0.0, 0, 0
 
     def __call__(self, state: rules.GameState, seed: int):
-        simulations = max(1, int(self.seconds / self.per_simulation))
+        simulations = max(2, int(self.seconds / self.per_simulation))
         began = time.perf_counter()
         action = mcts_bot(self.table, simulations, seed).step(self.table.wrap(state))
-        self.per_simulation = (time.perf_counter() - began) / simulations
+        took = time.perf_counter() - began
+        self.per_simulation = took / simulations
+        self.spent, self.decisions = self.spent + took, self.decisions + 1
+        self.simulations += simulations
         return self.table.moves[action]
