@@ -314,3 +314,26 @@ def test_a_group_of_recorders_works_on_a_hall_secured_by_the_install_script(
         for b in boards:
             b.close()
         hall.broker.stop()
+
+
+def test_the_shipped_bridge_config_is_read_whole_by_mosquitto(tmp_path):
+    """deploy/bridge.conf as shipped (TLS and login lines included), with only the
+    centre's address and CA file filled in: mosquitto accepts every line and starts the
+    bridge."""
+    ca = Path("/etc/ssl/certs/ca-certificates.crt")
+    if not ca.is_file():
+        pytest.skip(f"{ca} (any CA file will do) is not here")
+    filled = {"address": f"address 127.0.0.1:{Broker(tmp_path / 'centre').port}",
+              "bridge_cafile": f"bridge_cafile {ca}"}
+    lines = [filled.get(line.split(" ", 1)[0], line)
+             for line in (ROOT / "deploy" / "bridge.conf").read_text().splitlines()]
+    hall = Broker(tmp_path / "hall")
+    with hall.config.open("a") as conf:
+        conf.write("\n".join(lines) + "\n")
+    hall.start()
+    try:
+        wait_until(lambda: "Connecting bridge (step 1) hall-a" in
+                   (tmp_path / "hall" / "mosquitto.log").read_text(), what="the bridge")
+        assert hall.proc.poll() is None
+    finally:
+        hall.stop()
