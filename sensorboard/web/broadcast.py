@@ -47,6 +47,25 @@ def status(view: BoardView, has_game: bool) -> str:
 def board_json(view: BoardView, pairing: Pairing | None, round_: str | None,
                now: float) -> dict:
     """One board as the grid shows it (``now``: wall-clock seconds, for the clocks)."""
+    out = board_base(view, pairing, round_)
+    if "pieces" in out:
+        out["clock"] = clock_now(view.log, now)
+    return out
+
+
+def clock_now(log: GameLog, now: float) -> dict | None:
+    """The game's clocks at ``now``: its last ``clock`` entry counted down; a finished
+    game's clocks stand still, whatever the board last sent."""
+    if log.clock is None or log.clock_at is None:
+        return None
+    clock = clocks.view_at(log.clock, log.clock_at, log.last_at if log.ended else now)
+    if log.ended:
+        clock["running"] = None
+    return clock
+
+
+def board_base(view: BoardView, pairing: Pairing | None, round_: str | None) -> dict:
+    """A board for the grid, all but its clocks (the same until its next entry)."""
     log = view.log
     has_game = log is not None and (round_ is None or log.tags.get("Round", round_) == round_)
     out = view.json() if has_game else {"board": view.board, "online": view.online,
@@ -61,13 +80,6 @@ def board_json(view: BoardView, pairing: Pairing | None, round_: str | None,
     players = log.players
     out["pieces"] = {c: list(p) for c, p in log.state.physical().items()}
     out["move_number"] = move_label(len(log.turns), len(players)) if log.turns else None
-    clock = None
-    if log.clock is not None and log.clock_at is not None:
-        # a finished game's clocks stand still, whatever the board last sent
-        clock = clocks.view_at(log.clock, log.clock_at, log.last_at if log.ended else now)
-        if log.ended:
-            clock["running"] = None
-    out["clock"] = clock
     return out
 
 
@@ -84,6 +96,9 @@ class Broadcast:
         self.pairings = pairings
         self._standings: tuple[int, list[dict]] | None = None  # (recorder.changed, table)
         self._past: dict[tuple[str, str], Game] = {}  # finished games no board plays now
+        self._paired = {(p.round, p.board): p for p in pairings}
+        # (board, round) -> (what the board's view was, its base): made again on a change
+        self._bases: dict[tuple[str, str | None], tuple[tuple, dict]] = {}
 
     def default_round(self) -> str | None:
         rounds = {p.round for p in self.pairings} or {
@@ -92,8 +107,7 @@ class Broadcast:
         return max(rounds, key=round_order) if rounds else None
 
     def pairing(self, round_: str | None, board: str) -> Pairing | None:
-        return next((p for p in self.pairings if p.round == round_ and p.board == board),
-                    None)
+        return self._paired.get((round_, board))
 
     def boards(self, round_: str | None) -> list[dict]:
         paired = {p.board for p in self.pairings if p.round == round_}
@@ -101,8 +115,18 @@ class Broadcast:
         names = paired | {b for b, v in views.items() if not paired or round_ is None or (
             v.log is not None and v.log.tags.get("Round") == round_)}
         now = time.time()
-        return [board_json(views.get(b) or BoardView(b), self.pairing(round_, b), round_, now)
-                for b in sorted(names, key=round_order)]
+        out = []
+        for b in sorted(names, key=round_order):
+            view = views.get(b) or BoardView(b)
+            key = (view.game, view.applied, view.online, len(view.conflicts))
+            cached = self._bases.get((b, round_))
+            if cached is None or cached[0] != key:
+                cached = self._bases[b, round_] = (key, board_base(
+                    view, self.pairing(round_, b), round_))
+            base = cached[1]
+            out.append({**base, "clock": clock_now(view.log, now)} if "pieces" in base
+                       else base)
+        return out
 
     def game(self, board: str, log: GameLog) -> Game:
         """A game for the standings: the pairing's names, else the game's tags."""

@@ -222,7 +222,8 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(page.locator("#standings")).to_contain_text("White 5")
         expect(page.locator("#standings")).to_contain_text("Black 6")
         page.screenshot(path=str(artifacts / "broadcast.png"))
-        page.locator('a.card[data-board="10"]').scroll_into_view_if_needed()
+        page.evaluate("scrollTo(0, document.querySelector('a.card[data-board=\"10\"]')"
+                      ".offsetTop)")
         page.screenshot(path=str(artifacts / "broadcast-games.png"))
 
         seven.click()
