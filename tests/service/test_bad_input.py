@@ -106,10 +106,10 @@ def test_unwritable_records_folder_is_refused_before_anything_starts(tmp_path):
 def test_clock_buttons_per_player_or_shared(tmp_path):
     text = shipped_layouts()["teblo"].read_text()
     per_player = tmp_path / "clock.toml"
-    per_player.write_text(re.sub(r"(?m)^clock = \d+$", "clock = { yellow = 15, red = 0 }",
+    per_player.write_text(re.sub(r"(?m)^clock = \d+$", "clock = { yellow = 15, red = 1 }",
                                  text))
     layout = load_layout(per_player)
-    assert layout.clock_sides == {"yellow": 15, "red": 0} and "clock" not in layout.buttons
+    assert layout.clock_sides == {"yellow": 15, "red": 1} and "clock" not in layout.buttons
     assert load_layout(shipped_layouts()["teblo"]).clock_sides == {}
     wrong = tmp_path / "wrong.toml"
     wrong.write_text(re.sub(r"(?m)^clock = \d+$", "clock = { yellow = 15, blue = 18 }", text))

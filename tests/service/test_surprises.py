@@ -24,8 +24,11 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
 
 
 def test_make_run_takes_the_port_and_the_game():
-    proc = subprocess.run(["make", "-n", "run", "PORT=9123", "GAME=tulaga"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    # Under `make test` the outer make's MAKEFLAGS would have this one print its directory.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    proc = subprocess.run(["make", "-n", "--no-print-directory", "run", "PORT=9123",
+                           "GAME=tulaga"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env=env)
     line = proc.stdout.strip().splitlines()[-1]
     assert "run --game tulaga" in line and "--port 9123" in line
 
