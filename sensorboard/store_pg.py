@@ -115,9 +115,16 @@ class PostgresStore(Store):
         return self._write(batch, time.time())
 
     def _write(self, batch: list[dict], now: float) -> list[dict]:
-        unique = {(e["board"], e.get("journal", ""), e["seq"]): e for e in batch}
-        keys = sorted(unique)  # the same order in every recorder: no deadlock between them
-        rows = [unique[k] for k in keys]
+        first: dict[tuple, dict] = {}
+        again = []  # a key a second time in this batch: compared with the first, below
+        for e in batch:
+            key = (e["board"], e.get("journal", ""), e["seq"])
+            if key in first:
+                again.append((key, e, json.dumps(e["item"], sort_keys=True)))
+            else:
+                first[key] = e
+        keys = sorted(first)  # the same order in every recorder: no deadlock between them
+        rows = [first[k] for k in keys]
         data = [json.dumps(e["item"], sort_keys=True) for e in rows]
         with self._transaction() as cur:
             cur.execute(INSERT, (now, [k[0] for k in keys], [k[1] for k in keys],
@@ -128,7 +135,7 @@ class PostgresStore(Store):
             new = [e for k, e in zip(keys, rows, strict=True) if k in inserted]
             self._games(cur, new)
             old = [(k, e, d) for k, e, d in zip(keys, rows, data, strict=True)
-                   if k not in inserted]
+                   if k not in inserted] + again
             if old:
                 self._keep_aside(cur, old, now)
             self._advance(cur, {k[:2] for k in keys})

@@ -71,6 +71,15 @@ def test_a_different_entry_under_a_stored_number_is_kept_aside(where):
     store.close()
 
 
+def test_two_different_entries_under_one_number_in_one_batch_keep_the_first(where):
+    store = open_store(where)
+    assert len(store.add([start("6"), move("6", 2, "c1-c2"), move("6", 2, "a1-a2"),
+                          move("6", 2, "c1-c2")])) == 2
+    assert store.turns() == [("6", "g1", "c1-c2")]
+    assert [c.item["move"] for c in store.conflicts("6")] == ["a1-a2"]
+    store.close()
+
+
 def test_a_board_s_journals_come_in_the_order_they_arrived(where):
     store = open_store(where)
     for journal, game, text in (("ffff", "old", "c1-c2"), ("0000", "new", "d5-d4")):
