@@ -92,12 +92,14 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
 
 def _question(question: Question, now: float) -> dict[str, str]:
     """An open question: until ``hint`` puts an option on offer, every option's cells
-    blink; then the option on offer lights its cells (``none``: every option's cells in
-    ``decline``), pulsing its count where options share their cells."""
+    (or, before they are worked out, the cells of the turn asked about) blink; then the
+    option on offer lights its cells (``none``: every option's cells in ``decline``),
+    pulsing its count where options share their cells."""
     slot = int(now / HALF_BLINK)
     offer = question.on_offer
     if offer is None:
-        return {} if slot % 2 else {c: "choice" for o in question.options for c in o.cells}
+        cells = {c for o in question.options for c in o.cells} or question.about
+        return {} if slot % 2 else dict.fromkeys(cells, "choice")
     if offer.value == NONE:
         return {c: "decline" for o in question.options for c in o.cells}
     if offer.pulses and (slot % (2 * offer.pulses + PULSE_GAP) >= 2 * offer.pulses

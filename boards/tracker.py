@@ -1535,10 +1535,11 @@ class Tracker:
             return []
         return sorted({cell for cand in self.candidates for cell in cand.final})
 
-    def view(self, previous: TurnView | None = None) -> TurnView:
+    def view(self, previous: TurnView | None = None, option_cells: bool = False
+             ) -> TurnView:
         """The read model of the turn as it stands, for the LEDs and every view
         (:mod:`boards.view`); ``previous``: the view before it."""
-        return view_of(self, previous)
+        return view_of(self, previous, option_cells)
 
 
 def _turn_marks(state: rules.GameState) -> list[int]:

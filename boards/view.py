@@ -62,12 +62,17 @@ class Question:
     """The open question. ``player`` is the one asked (their clock confirms the option on
     offer); ``no_turn``: ``none`` says no turn was made (else it declines a decision of
     the position); ``asked_at`` tells one question from the next; ``offered``: the
-    option the board's ``hint`` button has put on offer (None until it is pressed)."""
+    option the board's ``hint`` button has put on offer (None until it is pressed).
+    ``about``: the cells of the turn asked about. The cells of a decision's options are
+    worked out when they are first needed (``placed``: they are), not at the event that
+    raised the question."""
 
     options: tuple[Option, ...]
     player: str
     no_turn: bool
     asked_at: float
+    about: frozenset[str] = frozenset()
+    placed: bool = True
     offered: int | None = None
 
     @property
@@ -116,6 +121,9 @@ class TurnView:
     buttons: tuple[str, ...]
     turn_bounds: tuple[int, ...]  # where each turn begins in the move stack, then the next
     _turns: tuple = field(compare=False, repr=False, default=())
+    # What the next view may reuse: the turn's start it was read from, and the cells the
+    # turn's decisions changed (see :func:`view_of`).
+    _memo: tuple = field(compare=False, repr=False, default=(None, (), None, ()))
 
     @property
     def held(self) -> bool:
@@ -169,13 +177,17 @@ class TurnView:
                      for a, b in zip(bounds, bounds[1:], strict=False))
 
 
-def view_of(tracker: Tracker, previous: TurnView | None = None) -> TurnView:
+def view_of(tracker: Tracker, previous: TurnView | None = None,
+            option_cells: bool = False) -> TurnView:
     """The view of ``tracker`` as it stands (``previous``: the view before, whose
-    question's option cells are kept while the same question stays open)."""
+    question is kept while the same one stays open; ``option_cells``: work out the
+    cells of a decision's options now)."""
     state = tracker.state
+    memo = _memo(tracker, previous._memo if previous else TurnView._memo)
     reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
                     for c in sorted(tracker.differing, key=tracker.cells.index))
-    question = _question(tracker, previous.question if previous else None)
+    question = _question(tracker, previous.question if previous else None, option_cells,
+                         frozenset(c for c, *_ in reading) | {c for c, _ in memo[3]})
     restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
     error = tracker.error
     hint = (tracker.hint_until > tracker.last_change and not tracker.differing
@@ -183,8 +195,9 @@ def view_of(tracker: Tracker, previous: TurnView | None = None) -> TurnView:
     last = tracker.last_commit
     return TurnView(
         state=state, phase=_phase(tracker, question), player=tracker.player,
-        start=tuple((c, p) for c, p in tracker.before_pieces.items() if p),
-        reading=reading, decided=_decided(tracker), touched=frozenset(
+        start=memo[1], reading=reading, decided=tuple(
+            (c, p) for c, p in memo[3] if tracker.observe(p) == tracker.current[c]),
+        touched=frozenset(
             c for c, seen in tracker.seen.items() if len(seen) > 1),
         after_visible=tracker.after_visible and len(state.move_stack) > tracker.turn_start,
         lifted=tuple(tracker.lifted()) if tracker.differing else (),
@@ -197,7 +210,7 @@ def view_of(tracker: Tracker, previous: TurnView | None = None) -> TurnView:
         rolled=tracker.rolled, roll_cells=tuple(tracker.roll_cells()),
         buttons=tuple(tracker.buttons()),
         turn_bounds=(*tracker.turn_marks, tracker.turn_start),
-        _turns=tuple(state.move_stack[:tracker.turn_start]))
+        _turns=tuple(state.move_stack[:tracker.turn_start]), _memo=memo)
 
 
 def _phase(tracker: Tracker, question: Question | None) -> Phase:
@@ -214,15 +227,21 @@ def _phase(tracker: Tracker, question: Question | None) -> Phase:
     return Phase.MOVING if tracker.differing else Phase.IDLE
 
 
-def _decided(tracker: Tracker) -> tuple[tuple[str, Pieces], ...]:
-    """The cells the decisions taken this turn changed, where the sensors agree."""
+def _memo(tracker: Tracker, previous: tuple) -> tuple:
+    """``(turn start, its occupied cells, decisions, the cells they changed)``: worked out
+    again only when the turn begins anew or a decision is taken or undone."""
+    before, start, taken, changed = previous
+    if before is not tracker.before_pieces:
+        before = tracker.before_pieces
+        start = tuple((c, p) for c, p in before.items() if p)
+        taken = None
     state = tracker.state
-    if len(state.move_stack) <= tracker.turn_start:
-        return ()
-    now = state.physical()
-    return tuple((c, now.get(c, ())) for c in tracker.cells
-                 if now.get(c, ()) != tracker.before_pieces[c]
-                 and tracker.observe(now.get(c, ())) == tracker.current[c])
+    now_taken = tuple(state.move_stack[tracker.turn_start:])
+    if now_taken != taken:
+        now = state.physical() if now_taken else {}
+        cells = sorted(now.keys() | dict(start).keys()) if now_taken else ()
+        changed = tuple((c, now.get(c, ())) for c in cells if now.get(c, ()) != before[c])
+    return before, start, now_taken, changed
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
@@ -240,17 +259,20 @@ def _owner(piece: str, players: tuple[str, ...]) -> str | None:
     return side if side in players else None
 
 
-def _question(tracker: Tracker, previous: Question | None) -> Question | None:
+def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
+              about: frozenset[str]) -> Question | None:
     prompt = tracker.prompt
     if prompt is None:
         return None
     values = tuple(prompt.options)
-    if previous is not None and previous.asked_at == prompt.t and previous.values == values:
+    same = previous is not None and previous.asked_at == prompt.t and previous.values == values
+    if same and (previous.placed or not option_cells):
         return previous
-    cells = _option_cells(tracker, values)
+    placed = tracker.deciding is None or option_cells
+    cells = _option_cells(tracker, values) if placed else {}
     options = tuple(Option(v, cells.get(v, frozenset()), _pulses(v, cells)) for v in values)
     return Question(options, tracker.player, tracker.deciding is None or tracker.no_turn,
-                    prompt.t)
+                    prompt.t, about, placed, previous.offered if same else None)
 
 
 def _option_cells(tracker: Tracker, values: tuple[str, ...]) -> dict[str, frozenset[str]]:
@@ -263,13 +285,14 @@ def _option_cells(tracker: Tracker, values: tuple[str, ...]) -> dict[str, frozen
                 for v in values if v in by_text}
     state = tracker.state
     now = state.physical()
+    after = state.clone()
     out: dict[str, frozenset[str]] = {}
     for way in tracker.deciding:
-        after = state.clone()
         decisions.push(after, way)
-        text = state.move_str(way[0])
         then = after.physical()
+        decisions.pop(after, way)
         changed = {c for c in now.keys() | then.keys() if now.get(c) != then.get(c)}
+        text = state.move_str(way[0])
         out[text] = out.get(text, frozenset()) | changed
     return out
 

@@ -347,6 +347,9 @@ class BoardService:
                 and self.timing.phase is clocks.Phase.READY and not self.adjudicated:
             return [self._set_clock(clocks.start(self.timing, now), now, "start")]
         question = self.view.question
+        if question is not None and not question.placed and button == "hint":
+            self._view = self.tracker.view(self._view, option_cells=True)  # first needed now
+            question = self._view.question
         step = None if question is None else answers.press(question, button, player)
         if step is not None:  # an answer on the board itself: hint offers, the clock confirms
             if step.chosen is not None:
