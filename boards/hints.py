@@ -69,8 +69,8 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
         return frame | {cell: "attacker" for cell in view.attackers}
     if view.question is not None:
         return _question(view.question, now)
-    outcome = view.state.outcome()
-    if view.phase is Phase.OVER and outcome is not None:
+    outcome = view.state.outcome() if view.phase is Phase.OVER else None
+    if outcome is not None:
         if outcome.winner is None:
             return {}
         return {cell: "winner" for cell, pieces in view.start

@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import rules
 
@@ -121,9 +121,7 @@ class TurnView:
     buttons: tuple[str, ...]
     turn_bounds: tuple[int, ...]  # where each turn begins in the move stack, then the next
     _turns: tuple = field(compare=False, repr=False, default=())
-    # What the next view may reuse: the turn's start it was read from, and the cells the
-    # turn's decisions changed (see :func:`view_of`).
-    _memo: tuple = field(compare=False, repr=False, default=(None, (), None, ()))
+    _memo: Memo | None = field(compare=False, repr=False, default=None)
 
     @property
     def held(self) -> bool:
@@ -183,20 +181,20 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     question is kept while the same one stays open; ``option_cells``: work out the
     cells of a decision's options now)."""
     state = tracker.state
-    memo = _memo(tracker, previous._memo if previous else TurnView._memo)
+    memo = _memo(tracker, previous._memo if previous else None)
     reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
                     for c in sorted(tracker.differing, key=tracker.cells.index))
     question = _question(tracker, previous.question if previous else None, option_cells,
-                         frozenset(c for c, *_ in reading) | {c for c, _ in memo[3]})
+                         frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
     restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
     error = tracker.error
     hint = (tracker.hint_until > tracker.last_change and not tracker.differing
             and not state.outcome())
     last = tracker.last_commit
-    return TurnView(
+    return _make(
         state=state, phase=_phase(tracker, question), player=tracker.player,
-        start=memo[1], reading=reading, decided=tuple(
-            (c, p) for c, p in memo[3] if tracker.observe(p) == tracker.current[c]),
+        start=memo.start, reading=reading, decided=tuple(
+            (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]),
         touched=frozenset(
             c for c, seen in tracker.seen.items() if len(seen) > 1),
         after_visible=tracker.after_visible and len(state.move_stack) > tracker.turn_start,
@@ -208,9 +206,16 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         last=None if last is None else (frozenset(last[0].final), last[1]),
         hint_cells=tuple(state.hint_cells()) if hint else (),
         rolled=tracker.rolled, roll_cells=tuple(tracker.roll_cells()),
-        buttons=tuple(tracker.buttons()),
-        turn_bounds=(*tracker.turn_marks, tracker.turn_start),
-        _turns=tuple(state.move_stack[:tracker.turn_start]), _memo=memo)
+        buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
+
+
+def _make(**fields: object) -> TurnView:
+    # A frozen dataclass's __init__ sets its fields one by one through object.__setattr__,
+    # which at one view per event would cost as much as the rest of the view: they are
+    # set at once instead (every field is given).
+    view = object.__new__(TurnView)
+    view.__dict__.update(fields)
+    return view
 
 
 def _phase(tracker: Tracker, question: Question | None) -> Phase:
@@ -227,31 +232,52 @@ def _phase(tracker: Tracker, question: Question | None) -> Phase:
     return Phase.MOVING if tracker.differing else Phase.IDLE
 
 
-def _memo(tracker: Tracker, previous: tuple) -> tuple:
-    """``(turn start, its occupied cells, decisions, the cells they changed)``: worked out
-    again only when the turn begins anew or a decision is taken or undone."""
-    before, start, taken, changed = previous
-    if before is not tracker.before_pieces:
-        before = tracker.before_pieces
-        start = tuple((c, p) for c, p in before.items() if p)
-        taken = None
+class Memo(NamedTuple):
+    """What a view shares with the next one while it still holds: the turn's start (and
+    its occupied cells), the decisions taken this turn and the cells they changed, the
+    committed turns, and the board's buttons."""
+
+    before: dict
+    start: tuple[tuple[str, Pieces], ...]
+    taken: tuple
+    changed: tuple[tuple[str, Pieces], ...]
+    turns: tuple
+    bounds: tuple[int, ...]
+    buttons: tuple[str, ...]
+
+
+def _memo(tracker: Tracker, previous: Memo | None) -> Memo:
+    """The previous view's :class:`Memo`, with what has changed since worked out again."""
     state = tracker.state
-    now_taken = tuple(state.move_stack[tracker.turn_start:])
-    if now_taken != taken:
-        now = state.physical() if now_taken else {}
-        cells = sorted(now.keys() | dict(start).keys()) if now_taken else ()
+    before = tracker.before_pieces
+    if previous is None or previous.before is not before:
+        start = tuple((c, p) for c, p in before.items() if p)
+        previous = Memo(before, start, (None,), (), (), (), tuple(tracker.buttons()))
+    taken = tuple(state.move_stack[tracker.turn_start:])
+    if taken != previous.taken:
+        now = state.physical() if taken else {}
+        cells = sorted(now.keys() | dict(previous.start).keys()) if taken else ()
         changed = tuple((c, now.get(c, ())) for c in cells if now.get(c, ()) != before[c])
-    return before, start, now_taken, changed
+        previous = previous._replace(taken=taken, changed=changed)
+    if previous.bounds[-1:] != (tracker.turn_start,) or len(previous.bounds) != len(
+            tracker.turn_marks) + 1:
+        previous = previous._replace(
+            turns=tuple(state.move_stack[:tracker.turn_start]),
+            bounds=(*tracker.turn_marks, tracker.turn_start))
+    return previous
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
-    """Pieces of the side not to move in hand, where no turn explains the board."""
+    """Pieces of the side not to move in hand, where no turn explains the board (an
+    error is then due: :meth:`Tracker.next_timer`)."""
     state = tracker.state
-    if state.outcome() is not None or tracker.prompt or tracker.restoring:
+    if tracker.prompt or tracker.restoring or not reading:
         return ()
     wrong = tuple((cell, piece) for cell, _, held, _ in reading for piece in held
                   if _owner(piece, state.PLAYERS) not in (None, state.to_move))
-    return wrong if wrong and not tracker.alive() else ()
+    if not wrong or tracker.next_timer() is None or state.outcome() is not None:
+        return ()
+    return wrong
 
 
 def _owner(piece: str, players: tuple[str, ...]) -> str | None:
