@@ -21,6 +21,7 @@ The phase of the turn, in the order it wins when several hold:
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
@@ -185,27 +186,32 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
                     for c in sorted(tracker.differing, key=tracker.cells.index))
     question = _question(tracker, previous.question if previous else None, option_cells,
-                         frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
+                         lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
+    phase = _phase(tracker, question)
+    # The turn's own LED roles, only where the planner shows them (see hints.plan).
+    roll_cells = tuple(tracker.roll_cells())
+    roles = phase in (Phase.IDLE, Phase.MOVING, Phase.HELD) and not roll_cells
     restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
     error = tracker.error
     hint = (tracker.hint_until > tracker.last_change and not tracker.differing
             and not state.outcome())
     last = tracker.last_commit
     return _make(
-        state=state, phase=_phase(tracker, question), player=tracker.player,
+        state=state, phase=phase, player=tracker.player,
         start=memo.start, reading=reading, decided=tuple(
             (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]),
         touched=frozenset(
             c for c, seen in tracker.seen.items() if len(seen) > 1),
         after_visible=tracker.after_visible and len(state.move_stack) > tracker.turn_start,
-        lifted=tuple(tracker.lifted()) if tracker.differing else (),
-        targets=tuple(tracker.targets().items()), danger=tuple(tracker.danger()),
+        lifted=tuple(tracker.lifted()) if roles and reading else (),
+        targets=tuple(tracker.targets().items()) if roles and reading else (),
+        danger=tuple(tracker.danger()) if roles else (),
         restore=restore, error=None if error is None else tuple(error.cells.items()),
         attackers=() if error is None else tuple(error.attackers), question=question,
         stray=_stray(tracker, reading), hint_until=tracker.hint_until,
         last=None if last is None else (frozenset(last[0].final), last[1]),
         hint_cells=tuple(state.hint_cells()) if hint else (),
-        rolled=tracker.rolled, roll_cells=tuple(tracker.roll_cells()),
+        rolled=tracker.rolled, roll_cells=roll_cells,
         buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
 
 
@@ -268,14 +274,15 @@ def _memo(tracker: Tracker, previous: Memo | None) -> Memo:
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
-    """Pieces of the side not to move in hand, where no turn explains the board (an
-    error is then due: :meth:`Tracker.next_timer`)."""
+    """Pieces of the side not to move in hand, where no turn explains the board (an error
+    is shown or due: :meth:`Tracker.next_timer`)."""
     state = tracker.state
     if tracker.prompt or tracker.restoring or not reading:
         return ()
     wrong = tuple((cell, piece) for cell, _, held, _ in reading for piece in held
                   if _owner(piece, state.PLAYERS) not in (None, state.to_move))
-    if not wrong or tracker.next_timer() is None or state.outcome() is not None:
+    no_turn_fits = tracker.error is not None or tracker.next_timer() is not None
+    if not wrong or not no_turn_fits or state.outcome() is not None:
         return ()
     return wrong
 
@@ -286,7 +293,7 @@ def _owner(piece: str, players: tuple[str, ...]) -> str | None:
 
 
 def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
-              about: frozenset[str]) -> Question | None:
+              about: Callable[[], frozenset[str]]) -> Question | None:
     prompt = tracker.prompt
     if prompt is None:
         return None
@@ -298,7 +305,7 @@ def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
     cells = _option_cells(tracker, values) if placed else {}
     options = tuple(Option(v, cells.get(v, frozenset()), _pulses(v, cells)) for v in values)
     return Question(options, tracker.player, tracker.deciding is None or tracker.no_turn,
-                    prompt.t, about, placed, previous.offered if same else None)
+                    prompt.t, about(), placed, previous.offered if same else None)
 
 
 def _option_cells(tracker: Tracker, values: tuple[str, ...]) -> dict[str, frozenset[str]]:
