@@ -21,6 +21,7 @@ The phase of the turn, in the order it wins when several hold:
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -182,9 +183,11 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     question is kept while the same one stays open; ``option_cells``: work out the
     cells of a decision's options now)."""
     state = tracker.state
-    memo = _memo(tracker, previous._memo if previous else None)
+    stack = state.move_stack
+    memo = _memo(tracker, previous._memo if previous else None, stack)
+    order = _order(tracker.cells)
     reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
-                    for c in sorted(tracker.differing, key=tracker.cells.index))
+                    for c in sorted(tracker.differing, key=order.__getitem__))
     question = _question(tracker, previous.question if previous else None, option_cells,
                          lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
     phase = _phase(tracker, question)
@@ -202,7 +205,7 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
             (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]),
         touched=frozenset(
             c for c, seen in tracker.seen.items() if len(seen) > 1),
-        after_visible=tracker.after_visible and len(state.move_stack) > tracker.turn_start,
+        after_visible=tracker.after_visible and len(stack) > tracker.turn_start,
         lifted=tuple(tracker.lifted()) if roles and reading else (),
         targets=tuple(tracker.targets().items()) if roles and reading else (),
         danger=tuple(tracker.danger()) if roles else (),
@@ -213,6 +216,12 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         hint_cells=tuple(state.hint_cells()) if hint else (),
         rolled=tracker.rolled, roll_cells=roll_cells,
         buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
+
+
+@functools.cache
+def _order(cells: tuple[str, ...]) -> dict[str, int]:
+    """Each cell's place in the board's order."""
+    return {cell: k for k, cell in enumerate(cells)}
 
 
 def _make(**fields: object) -> TurnView:
@@ -252,14 +261,15 @@ class Memo(NamedTuple):
     buttons: tuple[str, ...]
 
 
-def _memo(tracker: Tracker, previous: Memo | None) -> Memo:
-    """The previous view's :class:`Memo`, with what has changed since worked out again."""
+def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
+    """The previous view's :class:`Memo`, with what has changed since worked out again
+    (``stack``: the game's decisions)."""
     state = tracker.state
     before = tracker.before_pieces
     if previous is None or previous.before is not before:
         start = tuple((c, p) for c, p in before.items() if p)
         previous = Memo(before, start, (None,), (), (), (), tuple(tracker.buttons()))
-    taken = tuple(state.move_stack[tracker.turn_start:])
+    taken = tuple(stack[tracker.turn_start:])
     if taken != previous.taken:
         now = state.physical() if taken else {}
         cells = sorted(now.keys() | dict(previous.start).keys()) if taken else ()
@@ -268,7 +278,7 @@ def _memo(tracker: Tracker, previous: Memo | None) -> Memo:
     if previous.bounds[-1:] != (tracker.turn_start,) or len(previous.bounds) != len(
             tracker.turn_marks) + 1:
         previous = previous._replace(
-            turns=tuple(state.move_stack[:tracker.turn_start]),
+            turns=tuple(stack[:tracker.turn_start]),
             bounds=(*tracker.turn_marks, tracker.turn_start))
     return previous
 
