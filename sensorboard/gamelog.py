@@ -127,11 +127,15 @@ class GameLog:
             self.open = None
 
     def _clock(self, event: events.Clock, at: float | None) -> None:
+        left = event.left
+        if not isinstance(left, dict) or not left or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in left.values()):
+            return  # not a clock this log can show (a board's fault, or a forgery)
         self.clock, self.clock_at = event.to_json(), at
         if event.why == "turn" and self.turns:
             mover = self.turns[-1].player
-            if isinstance(event.left.get(mover), int | float):
-                self.turns[-1].clock = float(event.left[mover])
+            if mover in left:
+                self.turns[-1].clock = float(left[mover])
         elif event.why == "flag":
             self.note(f"flag: {event.side} out of time")
 

@@ -58,7 +58,10 @@ def clock_now(log: GameLog, now: float) -> dict | None:
     game's clocks stand still, whatever the board last sent."""
     if log.clock is None or log.clock_at is None:
         return None
-    clock = clocks.view_at(log.clock, log.clock_at, log.last_at if log.ended else now)
+    try:
+        clock = clocks.view_at(log.clock, log.clock_at, log.last_at if log.ended else now)
+    except (TypeError, ValueError):  # a wait or a time that is no number
+        return None
     if log.ended:
         clock["running"] = None
     return clock

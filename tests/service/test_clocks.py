@@ -15,11 +15,14 @@ from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
 from sensorboard import clocks
 from sensorboard.clocks import GameClock, Phase, TimeControl, TimeControlError
+from sensorboard.gamelog import GameLog
 from sensorboard.record import parse_record
+from sensorboard.recorder import BoardView
 from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from sensorboard.terminal import render
+from sensorboard.web.broadcast import board_json
 from sensorboard.web.snapshot import snapshot
 
 PLAYERS = ("clear", "dark")
@@ -276,3 +279,15 @@ def test_replay_refuses_a_bad_time_control(tmp_path):
         "sensorboard replay: --time-control: TimeControl '5m': stage 1 '5m': "
         "expected [MOVES/]SECONDS[+INCREMENT|dDELAY|bDELAY], e.g. 600+5 or "
         "40/5400+30:1800+30"]
+
+
+def test_a_clock_entry_a_log_cannot_show_is_ignored():
+    log = GameLog({"type": "start", "game": "tessella", "players": ["clear", "dark"]}, 0.0)
+    for bad in ({"left": [1, 2]}, {"left": {"clear": "10"}}, {"left": {}}, {"left": None},
+                {"left": {"clear": True}}):
+        log.apply({"type": "clock", "t": 0.0, "why": "turn", **bad}, 1.0)
+    assert log.clock is None
+    log.apply({"type": "clock", "t": 0.0, "why": "start", "left": {"clear": 60, "dark": 60},
+               "running": "clear", "wait": "soon"}, 2.0)
+    view = BoardView("1", online=True, game="g", log=log, applied=3)
+    assert board_json(view, None, None, 5.0)["clock"] is None
