@@ -54,11 +54,15 @@ class PostgresServer:
         self.url = (f"postgresql://sensorboard:{self.password}@127.0.0.1:{self.port}/"
                     "sensorboard")
 
-    def _run(self, *argv: str) -> None:
+    def _command(self, *argv: str) -> list[str]:
         command = [str(self.bin / argv[0]), *argv[1:]]
         if self.user is not None:
             command = ["runuser", "-u", self.user, "--", *command]
-        done = subprocess.run(command, capture_output=True, text=True, cwd=self.folder)
+        return command
+
+    def _run(self, *argv: str) -> None:
+        done = subprocess.run(self._command(*argv), capture_output=True, text=True,
+                              cwd=self.folder)
         if done.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed: {done.stderr.strip() or done.stdout}")
 
@@ -70,9 +74,18 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "sensorboard", "--pwfile", str(pwfile),
                   "--auth", "scram-sha-256", "-E", "UTF8", "--no-sync")
         pwfile.unlink()
+        self._watch()
         self.resume()
         self.database("sensorboard")
         return self
+
+    def _watch(self) -> None:
+        """A watchdog that stops the server and removes its folder when this process's end
+        of a pipe closes: at :meth:`stop`, and also when this process is killed."""
+        stop = self._command("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        self.watchdog = subprocess.Popen(
+            ["sh", "-c", 'read _; "$@" >/dev/null 2>&1; rm -rf "$0"', str(self.folder),
+             *stop], stdin=subprocess.PIPE, start_new_session=True)
 
     def resume(self) -> None:
         """Start the server (again, after :meth:`pause`)."""
@@ -96,9 +109,8 @@ class PostgresServer:
         return self.url.rsplit("/", 1)[0] + "/" + name
 
     def stop(self) -> None:
-        if (self.data / "postmaster.pid").exists():
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.watchdog.stdin.close()
+        self.watchdog.wait(60)
 
 
 def _unprivileged() -> str:
