@@ -124,8 +124,10 @@ class Broadcast:
             key = (view.game, view.applied, view.online, len(view.conflicts))
             cached = self._bases.get((b, round_))
             if cached is None or cached[0] != key:
+                played = round_ if round_ is not None or view.log is None \
+                    else view.log.tags.get("Round")  # the overview: each game's own round
                 cached = self._bases[b, round_] = (key, board_base(
-                    view, self.pairing(round_, b), round_))
+                    view, self.pairing(played, b), round_))
             base = cached[1]
             out.append({**base, "clock": clock_now(view.log, now)} if "pieces" in base
                        else base)

@@ -232,6 +232,16 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(page.locator(".player.p0 .name")).to_have_text("White 7")
         expect(page.locator("#status")).to_have_text("playing")
         assert not page.locator("button, input, select").count()  # read-only
+
+        page.goto(f"http://127.0.0.1:{pages.port}/")  # the arbiter's overview, the same data
+        rows = page.locator("#boards tr")
+        expect(rows).to_have_count(BOARDS)
+        row7 = rows.nth(6)
+        expect(row7.locator("td").nth(1)).to_have_text("playing")
+        expect(row7.locator("td").nth(3)).to_have_text("White 7")
+        expect(row7.locator(".time")).to_have_count(2)
+        expect(row7.locator("a")).to_have_attribute("href", "/broadcast/7")
+        expect(rows.nth(1).locator("td").nth(1)).to_have_text("question")
     finally:
         stop.set()
         real.close()
