@@ -281,7 +281,8 @@ class BoardService:
             changes = []
         if self.adjudicated:
             changes = []  # the arbiter (or a flag) has ended the game
-        elif changes and self.timing is not None and self.timing.phase is clocks.Phase.READY:
+        elif changes and self.timing is not None and self.timing.phase is clocks.Phase.READY \
+                and not self.tracker.restoring:  # setting the board up is no move
             out.append(self._set_clock(clocks.start(self.timing, now), now, "start"))
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed

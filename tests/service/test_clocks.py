@@ -291,3 +291,22 @@ def test_a_clock_entry_a_log_cannot_show_is_ignored():
                "running": "clear", "wait": "soon"}, 2.0)
     view = BoardView("1", online=True, game="g", log=log, applied=3)
     assert board_json(view, None, None, 5.0)["clock"] is None
+
+
+def test_setting_the_board_up_does_not_start_the_clock():
+    state = rules.new_game("tessella")
+    extra = next(c for c in state.GEOMETRY.names if c not in state.physical())
+    clock = VirtualClock()
+    service = BoardService(state, layout_for_game("tessella"), clock=clock,
+                           pieces={**state.physical(), extra: ("dark",)},
+                           timing=clocks.for_tags({"TimeControl": "60"}, state.PLAYERS,
+                                                  state.to_move))
+    run = VirtualRun(service, clock, lambda item: None)
+    assert service.tracker.restoring
+    run.scan_until(1.0)
+    service.sim_lift(extra)  # the stray piece taken off: the board is set up
+    run.scan_until(3.0)
+    assert not service.tracker.restoring and service.timing.phase is Phase.READY
+    service.sim_lift("e1")  # the first move begins: now the clock runs
+    run.scan_until(4.0)
+    assert service.timing.running == "clear"
