@@ -20,7 +20,7 @@ sensorboard.options.OptionError: option: Tulaga rank_stones must be 4, 5 or 6 (U
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,8 +136,3 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
     if board.link is not None:
         board.service.corrections = board.link.commands
     return board
-
-
-def with_hardware(opts: BoardOptions, **changes) -> BoardOptions:
-    """``opts`` with these fields of its hardware config changed (``bounce``, ``seed``)."""
-    return replace(opts, hardware=replace(opts.hardware or HardwareConfig(), **changes))

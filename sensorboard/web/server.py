@@ -36,6 +36,7 @@ import logging
 import signal
 import socket
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -88,9 +89,15 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
     first: Board | None = None
     shared: tuple = (None, None)
 
+    made = 0
+
     def make(game: str, layout: Layout | None = None) -> Board:
-        nonlocal first, shared
-        opts = BoardOptions(game, layout=layout, backend=backend, hardware=config,
+        nonlocal first, shared, made
+        # Each game of the session rolls its own electronic die: the run's seed, then on.
+        hardware = replace(config or HardwareConfig(), seed=(config or HardwareConfig()).seed
+                           + made)
+        made += 1
+        opts = BoardOptions(game, layout=layout, backend=backend, hardware=hardware,
                             clock=clock, options=tuple((options or {}).get(game, [])),
                             records=records, board=board, tags=tags,
                             new=new or first is not None, mqtt=mqtt, note=note)

@@ -68,3 +68,24 @@ def test_a_board_that_cannot_open_leaves_the_old_game_on_the_board(exclusive, mo
     assert fault.value.message == ("cannot set up tulaga: GPIO17: busy; a new game of "
                                    "tessella is on the board")
     assert session.service.tracker.state.NAME == "tessella" and claimed == ["tessella"]
+
+
+def test_each_game_from_the_page_rolls_its_own_die():
+    """A run's die is seeded once; each new game of the page goes on from that seed, so
+    the second game's rolls are not the first game's again (and --seed still fixes both)."""
+    import rules
+
+    def rolls(board) -> list[str]:
+        state = rules.new_game("telec")
+        state.push_str("roll")
+        faces = [state.move_str(board.service.tracker.dice.roll(state)) for _ in range(12)]
+        board.close()
+        return faces
+
+    def session_rolls() -> list[list[str]]:
+        make = default_factory(clock=VirtualClock(), options={"telec": ["dice=electronic"]})
+        return [rolls(make("telec")), rolls(make("telec"))]
+
+    first, second = session_rolls()
+    assert first != second
+    assert session_rolls() == [first, second]
