@@ -242,6 +242,9 @@ def test_a_50_board_round_with_clocks_ticking_and_a_flag_falling(tmp_path, page,
         expect(row7.locator(".time")).to_have_count(2)
         expect(row7.locator("a")).to_have_attribute("href", "/broadcast/7")
         expect(rows.nth(1).locator("td").nth(1)).to_have_text("question")
+        menu = row7.locator("select").first.element_handle()
+        page.wait_for_timeout(1300)  # a poll or more: an unchanged board keeps its row
+        assert menu.evaluate("e => e.isConnected")
     finally:
         stop.set()
         real.close()
