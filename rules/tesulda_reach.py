@@ -225,6 +225,17 @@ def _jump(t: Traits, frm: int) -> int:
     return ends
 
 
+def _corners_at(d: int, dx: int, dy: int) -> set[int]:
+    """How far a first leg in direction ``d`` may go for a second leg of the other kind to
+    end (dx, dy) from the start (D-5 Dodger): a straight leg then a diagonal one needs
+    |dx - a*ux| = |dy - a*uy|, a diagonal then a straight one leaves dx or dy at 0."""
+    ux, uy = DIRS[d]
+    if d < 4:
+        return {ux * (dx + s * abs(dy)) for s in (-1, 1)} if ux else \
+            {uy * (dy + s * abs(dx)) for s in (-1, 1)}
+    return {ux * dx, uy * dy}
+
+
 def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     """The ways the mover on ``frm`` may reach ``target`` (D-5, D-5a, D-6), each as the mask
     of the squares it needs empty; ``()`` where none does, ``(0,)`` where nothing can
@@ -242,9 +253,9 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     if t.dodger and t.straight and t.diagonal:
         for d, ray in enumerate(RAYS[frm]):
             k = 0 if d < 4 else 1
-            for a in (ratings[k],) if t.jumper else range(1, ratings[k] + 1):
-                if a > len(ray):
-                    break
+            for a in _corners_at(d, tx - fx, ty - fy):
+                if not (a == ratings[k] if t.jumper else 1 <= a <= ratings[k]) or a > len(ray):
+                    continue
                 corner = ray[a - 1]
                 rest = leg(tx - corner % SIZE, ty - corner // SIZE)
                 if rest is None or rest[2] == k:
