@@ -55,7 +55,7 @@ from typing import NamedTuple
 from .base import GameState, Outcome
 from .errors import MoveSyntaxError, PositionError, SetupError
 from .geometry import grid
-from .tesulda_reach import ALL, BIT, DIRS, NEAR, RAYS, Kind, Traits, leg, squares, zone_distance
+from .tesulda_reach import BIT, DIRS, NEAR, RAYS, Guards, Kind, Traits, leg, squares, zone_distance
 
 NAME = "tesulda"
 PLAYERS = ("light", "dark")
@@ -712,7 +712,7 @@ class TesuldaState(GameState):
         me, them = self._turn, 3 - self._turn
         own, occupied = sides[me], sides[1] | sides[2]
         kinds, crowns = self._kinds, self._crowns(me)
-        guards = _Guards(crowns, [(j, kinds[j]) for j in squares(sides[them])], occupied)
+        guards = Guards(crowns, [(j, kinds[j]) for j in squares(sides[them])], occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
         won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0
@@ -963,78 +963,6 @@ def _hopeless(move: Move) -> bool:
     a crown (D-8) leaves every Prime where it is, and the board and the enemy as they are;
     only a draw can follow it, and a draw adds Primes, never takes one away."""
     return move.kind == "swap" and "k" not in move.pieces
-
-
-class _Guards:
-    """D-9 at a turn start: for each Prime of the mover, the enemy figures that could
-    reach it on some board, with the squares their paths need empty and whether they
-    reach it now; a move changes two squares, so only the enemies whose paths cross one
-    of them need a second look. ``safe``: where a figure whose square no such path
-    crosses may move with every Prime safe after it; ``crossed``: the squares crossed."""
-
-    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_near")
-
-    def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
-        self.occupied, self.enemy = occupied, enemy
-        self._near: tuple[int, list[tuple[int, Kind, int]]] | None = None
-        self.crowns, self.safe, self.crossed = [], ALL, 0
-        for c in crowns:
-            threats = []
-            for j, k in enemy:
-                ways = k.paths(j, c)
-                if ways:
-                    crossed = functools.reduce(operator.or_, ways)
-                    hit = k.reaches(j, c, occupied)
-                    threats.append((j, ways, crossed, hit))
-                    self.crossed |= crossed
-                    if hit:  # taken, or every open path blocked by the figure landing
-                        self.safe &= BIT[j] | functools.reduce(
-                            operator.and_, (w for w in ways if not w & occupied))
-            self.crowns.append((c, threats))
-
-    def safe_from(self, frm: int) -> int:
-        """The squares a figure without a crown on ``frm`` may move to with every Prime
-        safe after it: an enemy that reaches a Prime once ``frm`` is empty must be taken or
-        have every open path blocked by the figure landing on it."""
-        safe, vacated = ALL, self.occupied & ~BIT[frm]
-        for _, threats in self.crowns:
-            for j, ways, crossed, hit in threats:
-                if crossed & BIT[frm]:
-                    open_ways = [w for w in ways if not w & vacated]
-                    if open_ways:
-                        safe &= BIT[j] | functools.reduce(operator.and_, open_ways)
-                elif hit:
-                    safe &= BIT[j] | functools.reduce(
-                        operator.and_, (w for w in ways if not w & self.occupied))
-        return safe
-
-    def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
-        """The enemies that could end on ``sq`` on an empty board."""
-        if self._near is None:
-            empty = [(j, k, k.ends(j, 0)) for j, k in self.enemy]
-            self._near = functools.reduce(operator.or_, (e for _, _, e in empty), 0), empty
-        anywhere, empty = self._near
-        if not anywhere & BIT[sq]:
-            return []
-        return [(j, k) for j, k, e in empty if e & BIT[sq]]
-
-    def safe_after(self, frm: int, to: int) -> bool:
-        """Whether no enemy can move onto a Prime after the move ``frm``-``to``."""
-        changed = BIT[frm] | BIT[to]
-        occupied = (self.occupied & ~changed) | BIT[to]
-        for c, threats in self.crowns:
-            if c == frm:  # the Prime itself moved
-                if any(j != to and k.reaches(j, to, occupied) for j, k in self._reaching(to)):
-                    return False
-                continue
-            for j, ways, crossed, hit in threats:
-                if j == to:
-                    continue  # taken by the move
-                if crossed & changed:
-                    hit = any(not way & occupied for way in ways)
-                if hit:
-                    return False
-        return True
 
 
 _LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}

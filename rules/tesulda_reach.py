@@ -24,6 +24,8 @@ A mover's ends depend only on which squares of its possible paths are occupied (
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import NamedTuple
 
 SIZE = 10
@@ -335,3 +337,75 @@ class Kind:
         for kind in cls._all.values():
             kind.memo.clear()
         cls._count[0] = 0
+
+
+class Guards:
+    """D-9 at a turn start: for each Prime of the mover, the enemy figures that could
+    reach it on some board, with the squares their paths need empty and whether they
+    reach it now; a move changes two squares, so only the enemies whose paths cross one
+    of them need a second look. ``safe``: where a figure whose square no such path
+    crosses may move with every Prime safe after it; ``crossed``: the squares crossed."""
+
+    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_near")
+
+    def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
+        self.occupied, self.enemy = occupied, enemy
+        self._near: tuple[int, list[tuple[int, Kind, int]]] | None = None
+        self.crowns, self.safe, self.crossed = [], ALL, 0
+        for c in crowns:
+            threats = []
+            for j, k in enemy:
+                ways = k.paths(j, c)
+                if ways:
+                    crossed = functools.reduce(operator.or_, ways)
+                    hit = k.reaches(j, c, occupied)
+                    threats.append((j, ways, crossed, hit))
+                    self.crossed |= crossed
+                    if hit:  # taken, or every open path blocked by the figure landing
+                        self.safe &= BIT[j] | functools.reduce(
+                            operator.and_, (w for w in ways if not w & occupied))
+            self.crowns.append((c, threats))
+
+    def safe_from(self, frm: int) -> int:
+        """The squares a figure without a crown on ``frm`` may move to with every Prime
+        safe after it: an enemy that reaches a Prime once ``frm`` is empty must be taken or
+        have every open path blocked by the figure landing on it."""
+        safe, vacated = ALL, self.occupied & ~BIT[frm]
+        for _, threats in self.crowns:
+            for j, ways, crossed, hit in threats:
+                if crossed & BIT[frm]:
+                    open_ways = [w for w in ways if not w & vacated]
+                    if open_ways:
+                        safe &= BIT[j] | functools.reduce(operator.and_, open_ways)
+                elif hit:
+                    safe &= BIT[j] | functools.reduce(
+                        operator.and_, (w for w in ways if not w & self.occupied))
+        return safe
+
+    def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
+        """The enemies that could end on ``sq`` on an empty board."""
+        if self._near is None:
+            empty = [(j, k, k.ends(j, 0)) for j, k in self.enemy]
+            self._near = functools.reduce(operator.or_, (e for _, _, e in empty), 0), empty
+        anywhere, empty = self._near
+        if not anywhere & BIT[sq]:
+            return []
+        return [(j, k) for j, k, e in empty if e & BIT[sq]]
+
+    def safe_after(self, frm: int, to: int) -> bool:
+        """Whether no enemy can move onto a Prime after the move ``frm``-``to``."""
+        changed = BIT[frm] | BIT[to]
+        occupied = (self.occupied & ~changed) | BIT[to]
+        for c, threats in self.crowns:
+            if c == frm:  # the Prime itself moved
+                if any(j != to and k.reaches(j, to, occupied) for j, k in self._reaching(to)):
+                    return False
+                continue
+            for j, ways, crossed, hit in threats:
+                if j == to:
+                    continue  # taken by the move
+                if crossed & changed:
+                    hit = any(not way & occupied for way in ways)
+                if hit:
+                    return False
+        return True
