@@ -87,6 +87,7 @@ class Recorder:
         self.client_id = client_id
         self.share = share  # the shared subscription's group: recorders sharing the load
         self.behind: dict[Stream, int] = {}  # stored by others of the group, up to here
+        self.followed: dict[Stream, int] = dict(store.contiguous)  # the overview has these
         self.on_stored = on_stored
         self.boards: dict[str, BoardView] = {}
         self.inbox: asyncio.Queue | None = None
@@ -186,8 +187,7 @@ class Recorder:
             self.behind[board, journal] = max(seq, self.behind.get((board, journal), 0))
 
     def _applied(self, board: str, journal: str) -> int:
-        view = self.view(board)
-        return view.applied if view.journal == journal else 0
+        return self.followed.get((board, journal), 0)
 
     def _gaps(self, new: list[dict]) -> None:
         """Entries under what the store holds that this recorder did not store itself."""
@@ -258,6 +258,7 @@ class Recorder:
                 if seq > self.store.held(board, journal):
                     continue
                 e = view.pending.pop((journal, seq))
+                self.followed[board, journal] = max(seq, self._applied(board, journal))
                 item = e["item"]
                 if isinstance(events.of(item), events.Start):
                     try:
