@@ -115,6 +115,7 @@ class TurnView:
     attackers: tuple[str, ...]  # with an error: the pieces that could take the Prime
     question: Question | None
     stray: tuple[tuple[str, str], ...]  # pieces of the side not to move in hand, no turn fits
+    waiting: tuple[str, ...]  # held: the complete turns that wait (which one, if several)
     last: tuple[frozenset[str], float] | None  # the last turn's cells and when it was made
     hint_until: float
     hint_cells: tuple[str, ...]  # what ``hint`` lights while it shows
@@ -203,8 +204,7 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         state=state, phase=phase, player=tracker.player,
         start=memo.start, reading=reading, decided=tuple(
             (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]),
-        touched=frozenset(
-            c for c, seen in tracker.seen.items() if len(seen) > 1),
+        touched=frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1),
         after_visible=tracker.after_visible and len(stack) > tracker.turn_start,
         lifted=tuple(tracker.lifted()) if roles and reading else (),
         targets=tuple(tracker.targets().items()) if roles and reading else (),
@@ -212,10 +212,20 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         restore=restore, error=None if error is None else tuple(error.cells.items()),
         attackers=() if error is None else tuple(error.attackers), question=question,
         stray=_stray(tracker, reading), hint_until=tracker.hint_until,
-        last=None if last is None else (frozenset(last[0].final), last[1]),
+        waiting=tuple(c.text for c in tracker.pending) if phase is Phase.HELD else (),
+        last=_last(last, previous.last if previous else None),
         hint_cells=tuple(state.hint_cells()) if hint else (),
         rolled=tracker.rolled, roll_cells=roll_cells,
         buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
+
+
+def _last(last: tuple | None, before: tuple[frozenset[str], float] | None
+          ) -> tuple[frozenset[str], float] | None:
+    """The last committed turn's cells and time (the view before's, while it is the same)."""
+    if last is None:
+        return None
+    return before if before is not None and before[1] == last[1] else (
+        frozenset(last[0].final), last[1])
 
 
 @functools.cache

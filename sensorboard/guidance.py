@@ -78,6 +78,15 @@ def not_your_turn(view: TurnView) -> str | None:
     return f"Not your turn: {view.state.to_move} is to move. Put back {where}."
 
 
+def held_words(view: TurnView) -> str | None:
+    """A complete turn that waits because it may still go on: what ends it."""
+    if not view.waiting:
+        return None
+    turns = " or ".join(view.waiting)
+    return (f"{turns}: complete, but it may still go on. {view.player}'s clock ends it "
+            "as it stands.")
+
+
 def fix_words(cells: dict[str, str], figures: bool = False) -> str:
     """What to do with each wrong cell: ``{cell: "empty" | pieces}`` -> sentences
     (``figures``: the pieces of a cell are one figure, said as its base and pieces)."""
@@ -263,6 +272,7 @@ def advice(service: BoardService) -> dict | None:
                        ("takeback", takeback_words(service) if view.restore else None),
                        ("turn", not_your_turn(view)),  # what the error is about
                        ("error", error_words(view)),
+                       ("held", held_words(view)),
                        ("takeback", takeback_words(service))):
         if text:
             return {"kind": kind, "text": text}

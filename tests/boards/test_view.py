@@ -74,3 +74,20 @@ def test_views_read_the_turn_view_not_the_tracker(path):
     text = (pathlib.Path(__file__).parents[2] / path).read_text()
     assert "boards.tracker" not in text and "from .tracker" not in text
     assert ".tracker." not in text and "tracker_module" not in text
+
+
+def test_a_complete_turn_that_may_go_on_is_held_and_says_what_ends_it():
+    from sensorboard.guidance import held_words
+
+    state = rules.new_game("tessella")
+    for move in ("b1-a1", "d5-e5"):
+        state.push_str(move)
+    tracker = Tracker(state)
+    for t, (cell, shows) in enumerate([("e4", False), ("e5", False), ("e5", True)]):
+        tracker.change(cell, shows, float(t))  # the shooter first: e5 may be a touch
+    view = tracker.view()
+    assert view.phase is Phase.HELD and view.held and view.waiting == ("e4xe5",)
+    assert held_words(view) == ("e4xe5: complete, but it may still go on. clear's clock "
+                                "ends it as it stands.")
+    tracker.press("clock", 3.0, "clear")
+    assert tracker.view().phase is Phase.IDLE and tracker.view().moves[-1] == "e4xe5"
