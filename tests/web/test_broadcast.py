@@ -291,6 +291,7 @@ def test_the_boards_own_page_shows_both_clocks_ticking(tmp_path, page):
         expect(dark).to_have_text("5:00")
         expect(dark).not_to_have_class(re.compile(r"\brunning\b"))
     finally:
+        page.goto("about:blank")  # the page's socket closed first: the server stops at once
         srv.stop()
         srv.session.close()
 
