@@ -1,0 +1,73 @@
+"""The read model's share of an event: thread CPU of each ``Tracker.view()`` (the
+TurnView the LEDs, the page and the terminal read, boards/view.py) beside the CPU of the
+scans that carry a change, over the seeded games of bench/latency.py, with the same
+reference (sorting 20,000 seeded floats) measured before and after each layout.
+
+Run by hand: .venv/bin/python bench/view.py [--games 10] [--plies 30] [--layout NAME]
+Prints a markdown table (no assertions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
+
+from boards.layout import load_layout, shipped_layouts  # noqa: E402
+from boards.tracker import Tracker  # noqa: E402
+from sensorboard.latency import change_to_frame, percentile, reference_seconds  # noqa: E402
+
+
+def timed_views(name: str, games: int, plies: int) -> tuple[list[float], list[float]]:
+    """(seconds of every view built, seconds of every scan that carried a change)."""
+    views: list[float] = []
+    build = Tracker.view
+
+    def view(self: Tracker, *args: object, **kwargs: object):
+        t0 = time.thread_time_ns()
+        out = build(self, *args, **kwargs)
+        views.append((time.thread_time_ns() - t0) / 1e9)
+        return out
+
+    Tracker.view = view  # type: ignore[method-assign]
+    try:
+        scans = change_to_frame(load_layout(shipped_layouts()[name]), games=games,
+                                plies=plies)
+    finally:
+        Tracker.view = build  # type: ignore[method-assign]
+    return views, scans
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--plies", type=int, default=30)
+    ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
+    args = ap.parse_args()
+    names = args.layout or sorted(shipped_layouts())
+    print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.games} "
+          f"seeded games of {args.plies} turns per layout\n")
+    print("| layout | views | view p50 | view p99 | change scans | scan p50 | scan p99 | "
+          "reference |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in names:
+        ref = reference_seconds()
+        views, scans = timed_views(name, args.games, args.plies)
+        ref = min(ref, reference_seconds())
+        cells = [f"{percentile(v, q) * 1e6:.0f} µs" for v in (views,) for q in (0.5, 0.99)]
+        cells += [str(len(scans))]
+        cells += [f"{percentile(scans, q) * 1e3:.2f} ms" for q in (0.5, 0.99)]
+        print(f"| {name} | {len(views)} | {' | '.join(cells)} | {ref * 1e3:.2f} ms |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
