@@ -35,8 +35,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sensorboard import events
+
 SCHEMA_VERSION = 2  # 2: entries carry the journal's identity (1 is upgraded on opening)
-ENDING = ("end",)  # entry types after which a game is finished
+ENDING = (events.End,)  # entries after which a game is finished
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -201,14 +203,15 @@ class Journal:
 
     def _insert(self, game: str, item: dict, at: float | None) -> int:
         self.seq += 1
-        kind = item.get("type", "")
-        if kind == "start":
+        kind = item.get("type", "")  # the entries table keeps it as a column
+        event = events.of(item)
+        if isinstance(event, events.Start):
             self.db.execute("INSERT INTO games (board, uid, first) VALUES (?, ?, ?)",
                             (self.board, game, self.seq))
         self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (self.board, self.seq, game, time.time() if at is None else at,
                          kind, json.dumps(item, sort_keys=True), self.identity))
-        if kind in ENDING:
+        if isinstance(event, ENDING):
             self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
                             (self.board, game))
         return self.seq

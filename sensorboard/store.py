@@ -27,6 +27,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from sensorboard import events
 from sensorboard.gamelog import GameLog, GameLogError
 from sensorboard.journal import connect
 from sensorboard.record import Record, record_from_log
@@ -225,10 +226,11 @@ class SqliteStore(Store):
             return False
         self.db.execute("INSERT OR IGNORE INTO arrivals VALUES (?, ?, ?, ?)",
                         (board, seq, now, journal))
-        if item.get("type") == "start":
+        event = events.of(item)
+        if isinstance(event, events.Start):
             self.db.execute("INSERT OR IGNORE INTO games (board, uid, first) "
                             "VALUES (?, ?, ?)", (board, e["game"], seq))
-        elif item.get("type") == "end":
+        elif isinstance(event, events.End):
             self.db.execute("UPDATE games SET finished=1 WHERE board=? AND uid=?",
                             (board, e["game"]))
         return True

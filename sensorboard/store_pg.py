@@ -19,6 +19,7 @@ from contextlib import contextmanager
 
 import psycopg
 
+from sensorboard import events
 from sensorboard.store import Conflict, Store, StoreError, Stream, entry_dict
 
 SCHEMA_VERSION = 2  # the journal's: entries keyed by (board, journal, seq)
@@ -143,11 +144,11 @@ class PostgresStore(Store):
 
     def _games(self, cur: psycopg.Cursor, new: list[dict]) -> None:
         for e in new:
-            kind = e["item"].get("type")
-            if kind == "start":
+            event = events.of(e["item"])
+            if isinstance(event, events.Start):
                 cur.execute("INSERT INTO games (board, uid, first) VALUES (%s, %s, %s) "
                             "ON CONFLICT DO NOTHING", (e["board"], e["game"], e["seq"]))
-            elif kind == "end":
+            elif isinstance(event, events.End):
                 cur.execute("UPDATE games SET finished=true WHERE board=%s AND uid=%s",
                             (e["board"], e["game"]))
 
