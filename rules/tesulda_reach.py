@@ -95,10 +95,6 @@ def leg(dx: int, dy: int) -> tuple[int, int, int] | None:
     return None
 
 
-def _mask(cells) -> int:
-    return sum(BIT[c] for c in cells)
-
-
 class Traits(NamedTuple):
     """D-4's ratings and the D-5a traits of a figure as it stands."""
 
@@ -251,7 +247,7 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     if one is not None:
         d, n, k = one
         if n == ratings[k] if t.jumper else n <= ratings[k]:
-            out.add(0 if t.jumper else _mask(RAYS[frm][d][:n - 1]))
+            out.add(0 if t.jumper else PREFIX[frm][d][n - 1])
     if t.dodger and t.straight and t.diagonal:
         for d, ray in enumerate(RAYS[frm]):
             k = 0 if d < 4 else 1
@@ -267,7 +263,7 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
                     if n2 == ratings[1 - k]:
                         out.add(0)
                 elif n2 <= ratings[1 - k]:
-                    out.add(_mask(ray[:a]) | _mask(RAYS[corner][d2][:n2 - 1]))
+                    out.add(PREFIX[frm][d][a] | PREFIX[corner][d2][n2 - 1])
     return (0,) if 0 in out else tuple(sorted(out))
 
 
