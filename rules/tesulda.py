@@ -706,8 +706,10 @@ class TesuldaState(GameState):
         return any(self._completes_after(m) for m in self._options() if not _hopeless(m))
 
     def _generate_moves(self) -> list[Move]:
-        """Every legal move, sorted: the figures and their ends in the order of the
-        squares' names."""
+        """Every legal move (D-5..D-7: where each figure may go; D-9: every Prime safe
+        once the move is made, or after a swap that carries the crown; D-10: taking the
+        last enemy crown is always legal), sorted: the figures and their ends in the
+        order of the squares' names."""
         b, sides = self._board, self._sides
         me, them = self._turn, 3 - self._turn
         own, occupied = sides[me], sides[1] | sides[2]
