@@ -1,10 +1,15 @@
 """Truth-checked streams in bulk: how many go off the truth, commit an illegal move, or stall.
 
 Run by hand: .venv/bin/python bench/truth.py [--streams N] [--first SEED] [--plies P]
-             [--mix default|random] [--game GAME] [--show K] [--replay]
+             [--mix default|random|clean] [--press P] [--unanswered] [--game GAME]
+             [--show K] [--replay] [--tree DIR]
 Prints a markdown table (no assertions; ``make test`` runs a few hundred per board).
 Each stream is a seeded game played with ordinary handling (touches, the next turn on
 freed cells, clock presses, late answers, garbage put right); see ``tests/boards/truth.py``.
+``--mix clean``: no touch, no garbage, answers at once (``--press``: how often the mover
+presses the clock after a turn); ``--unanswered``: nobody answers a question, the board
+goes on alone. ``--tree DIR``: run another checkout's tracker and harness (the same seeds;
+a tree older than ``--unanswered`` answers anyway), to compare questions per 100 moves.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+_tree = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv else None
+sys.path.insert(0, str(Path(_tree or Path(__file__).resolve().parent.parent).resolve()))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from tests.boards import truth_replay  # noqa: E402
@@ -26,12 +32,29 @@ from tests.boards import truth_telec as telec  # noqa: E402
 from tests.boards.truth import Mix, boards, run_stream  # noqa: E402
 
 
+def _mix(args: argparse.Namespace, seed: int) -> Mix:
+    if args.mix == "random":
+        mix = Mix.random(random.Random(seed))
+    elif args.mix == "clean":
+        mix = Mix(touch=0, touch_last=0, touch_mid=0, touch_after=0, touch_enemy=0,
+                  press=args.press, late=0, garbage=0)
+    else:
+        mix = Mix()
+    if args.unanswered:
+        mix.answer = False
+    return mix
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=1000, help="streams per board")
     ap.add_argument("--first", type=int, default=100_000, help="first seed")
     ap.add_argument("--plies", type=int, default=24)
-    ap.add_argument("--mix", choices=("default", "random"), default="random")
+    ap.add_argument("--mix", choices=("default", "random", "clean"), default="random")
+    ap.add_argument("--press", type=float, default=0.0,
+                    help="with --mix clean: how often the mover presses the clock")
+    ap.add_argument("--unanswered", action="store_true", help="nobody answers a question")
+    ap.add_argument("--tree", default=None, help="another checkout to measure instead")
     ap.add_argument("--game", default=None, help="only this game or layout (e.g. teblo-hall)")
     ap.add_argument("--show", type=int, default=3, help="failures to print per board")
     ap.add_argument("--replay", action="store_true",
@@ -42,9 +65,10 @@ def main() -> None:
     print(f"Measured {datetime.date.today()} on {platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
           f"{args.mix} handling mix\n")
-    print("| board | streams | moves | off the truth | illegal | stalled | questions | "
-          "errors shown | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"Tree: {args.tree or 'this one'}\n")
+    print("| board | streams | moves | committed | off the truth | illegal | stalled | "
+          "questions | per 100 moves | errors shown | seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
@@ -52,7 +76,7 @@ def main() -> None:
         if args.replay and game != "telec" and not truth_replay.replayable(layout):
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
-        n = moves = off = illegal = stalled = questions = errors = 0
+        n = moves = committed = off = illegal = stalled = questions = errors = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
@@ -60,11 +84,12 @@ def main() -> None:
                     else telec.Mix()
                 r = telec.run_stream(game, seed, turns=args.plies, mix=mix, layout=layout)
             else:
-                mix = Mix.random(random.Random(seed)) if args.mix == "random" else Mix()
+                mix = _mix(args, seed)
                 play = truth_replay.run_stream if args.replay else run_stream
                 r = play(game, layout, seed, plies=args.plies, mix=mix)
             n += 1
             moves += len(r.truth)
+            committed += len(r.committed)
             off += bool(r.off)
             illegal += r.illegal
             stalled += bool(r.stalled)
@@ -73,8 +98,9 @@ def main() -> None:
             if not r.ok:
                 failures.append(r)
         secs = time.process_time() - start
-        print(f"| {layout} | {n} | {moves} | {off} | {illegal} | {stalled} | {questions} | "
-              f"{errors} | {secs:.1f} |")
+        per100 = 100 * questions / max(moves, 1)
+        print(f"| {layout} | {n} | {moves} | {committed} | {off} | {illegal} | {stalled} | "
+              f"{questions} | {per100:.1f} | {errors} | {secs:.1f} |")
     shown: dict[str, int] = {}
     for r in failures:
         if shown.get(r.layout, 0) >= args.show:

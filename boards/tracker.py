@@ -33,6 +33,7 @@ import rules
 from . import decisions
 from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .decisions import Turn
+from .readings import Readings, Settled
 from .turns import Candidate, Observe, common_prefix, effect, prefixes, sight, unseen
 from .view import TurnView, view_of
 
@@ -77,7 +78,7 @@ class Rolled(NamedTuple):
     value: str
 
 
-Event = Committed | Error | Prompt | Rejected | TakenBack | Rolled
+Event = Committed | Error | Prompt | Rejected | TakenBack | Rolled | Settled
 
 
 class Dice(Protocol):
@@ -113,7 +114,7 @@ class Seen(dict):
         return shown
 
 
-class Tracker:
+class Tracker(Readings):
     """Follows one game on one board. Feed it with :meth:`change`, :meth:`press`,
     :meth:`choose` and :meth:`tick`; each returns the events it produced."""
 
@@ -142,7 +143,7 @@ class Tracker:
             phys = state.physical()
             board = {c: observe(phys.get(c, ())) for c in cells}
         self.current: dict[str, Hashable] = dict(board)
-        self.prompt: Prompt | None = None
+        self._prompt: Prompt | None = None
         self.error: Error | None = None
         self.last_change = 0.0
         self.last_commit: tuple[Candidate, float] | None = None
@@ -189,8 +190,9 @@ class Tracker:
         self._ways_listed: list[Turn] | None = None
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         self.pending: list[Candidate] = []
-        self.prompt = None
+        self._prompt = None
         self.error = None
+        self.readings, self.told, self.read_for = {}, {}, None
         self.restoring = False
         self.either = False  # the board fits this turn or, after the waiting one, the next
         # While it does: the board when that began and the scans' changes since, to replay
@@ -221,6 +223,12 @@ class Tracker:
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
         # The next turn began after this batch of changes, if this one ends as asked.
         self.carry_from: int | None = None
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The question put to the players, if one is open. A question the readings may
+        still answer is put only once the board has been still for ``error_delay``."""
+        return self._prompt if self.shown else None
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -406,6 +414,33 @@ class Tracker:
     def changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
+        if self.readings:  # the readings decide the question: this one only keeps track
+            self.still_from = t
+            self._feed(lambda reading: reading.changes(list(changes), t),
+                       lambda reading: reading._record(changes, t))
+            self._record(changes, t)
+            return self._settle(t, moved=True)
+        return self._changes(changes, t)
+
+    def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
+        self._record(changes, t)
+        if self.deciding is not None:
+            return self._while_deciding(t)
+        asked_silent = self.pending and all(c.silent for c in self.pending)
+        if self._prompt and asked_silent and any(
+                not c.silent and self.consistent(c) and self.complete(c)
+                for c in self.candidates):
+            # Asked whether an unseen turn was made, the player to move made a visible one
+            # instead: none was (a question still open when the next turn is made is
+            # declined). A piece only touched meanwhile leaves the question open.
+            self._decline(t)
+            self.held = []  # presses meant for the question's turn
+        if self.deciding is not None:
+            return self._while_deciding(t)
+        return self._evaluate(t)
+
+    def _record(self, changes: list[tuple[str, Hashable]], t: float) -> None:
+        """Keep track of what the cells show (and showed this turn, in which batch)."""
         self.batch += 1
         self.declined = set()
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
@@ -425,20 +460,6 @@ class Tracker:
                 self.differing.discard(cell)
         self.last_change = t
         self.error = None
-        if self.deciding is not None:
-            return self._while_deciding(t)
-        asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self.prompt and asked_silent and any(
-                not c.silent and self.consistent(c) and self.complete(c)
-                for c in self.candidates):
-            # Asked whether an unseen turn was made, the player to move made a visible one
-            # instead: none was (a question still open when the next turn is made is
-            # declined). A piece only touched meanwhile leaves the question open.
-            self._decline(t)
-            self.held = []  # presses meant for the question's turn
-        if self.deciding is not None:
-            return self._while_deciding(t)
-        return self._evaluate(t)
 
     def press(self, button: str, t: float, player: str | None = None) -> list[Event]:
         """A button press. ``hint`` shows for a while where a placement would be illegal
@@ -462,6 +483,13 @@ class Tracker:
         >>> tracker.press("clock", 1.0, "dark")  # not dark's turn: nothing to commit or ask
         []
         """
+        if button == "clock" and self.readings:
+            self.still_from = t
+            self._feed(lambda reading: reading.press(button, t, player))
+            return self._settle(t)
+        return self._press(button, t, player)
+
+    def _press(self, button: str, t: float, player: str | None) -> list[Event]:
         if button == "hint":
             self.hint_until = t + HINT_SECONDS
             return []
@@ -483,13 +511,13 @@ class Tracker:
             events = self._decline_rest(t)
             if events:
                 return events
-        if self.either and not self.prompt:
+        if self.either and not self._prompt:
             # The waiting turn and the piece in hand: the press says the turn was done.
             if len(self.pending) > 1:
                 self.held.append(player)
                 return self._ask(self.pending, t)
             return self._commit_held(t) + self.press(button, t, player)
-        if self.prompt:
+        if self._prompt:
             if player is None or player != self.player:
                 self.held.append(player)  # it counts once the question is answered
             return []
@@ -505,7 +533,7 @@ class Tracker:
             if not pending:
                 return []  # the player who has just moved ends their turn: nothing to ask
             events = self._commit(pending[0], t)
-            if self.prompt or self.state.to_move != player:
+            if self._prompt or self.state.to_move != player:
                 return events
             return events + self.press(button, t, player)
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
@@ -540,10 +568,13 @@ class Tracker:
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
-        if self.prompt is None:
+        if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
+        if self.read_for is self._prompt and (value,) in self.readings:
+            # (a question not shown yet may be answered too: the players saw it coming)
+            return self._adopt(value, t)
         events = self._choose(value, t)
-        while self.held and self.prompt is None:
+        while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))
         return events
 
@@ -561,9 +592,9 @@ class Tracker:
             chosen = [c for c in self.pending if c.move == move]
         if not chosen:
             return [Rejected(t, f"{quote(value)} is not offered; options: "
-                                f"{', '.join(self.prompt.options)}")]
+                                f"{', '.join(self._prompt.options)}")]
         if self.held_board is not None and chosen[0].text in self.held_for:
-            self.prompt = None
+            self._prompt = None
             self._hold_from_done(chosen[0].text)
             return self._commit_held(t, chosen[0])  # what came since is the next turn's
         return self._commit(chosen[0], t)
@@ -572,9 +603,9 @@ class Tracker:
         """``none``: no offered turn was made. The question closes, nothing is committed or
         undone; if the board shows something no other turn explains, the error after
         ``error_delay`` names the cells to put right."""
-        self.declined = set(self.prompt.options) if self.prompt else set()
+        self.declined = set(self._prompt.options) if self._prompt else set()
         self._forget_done(self.declined)
-        self.prompt = None
+        self._prompt = None
         self.pending = []
         self.held_board = None
         self.last_change = t
@@ -620,6 +651,17 @@ class Tracker:
 
     def tick(self, now: float) -> list[Event]:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
+        if self.readings:
+            self._feed(lambda reading: reading.tick(now))
+            due = self.next_timer()
+            still = due is not None and now >= due
+            if still:
+                self.still_from = None  # (once: until the next change or press)
+            out = self._settle(now, still=still)
+            return out + self._show(now) if still and self.readings and not self.shown else out
+        return self._tick(now)
+
+    def _tick(self, now: float) -> list[Event]:
         due = self.next_timer()
         if due is not None and now >= due:
             # Only the opponent's pieces taken up, and left so, none of them as a visible
@@ -649,7 +691,9 @@ class Tracker:
 
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
-        if (self.error is None and self.differing and not self.prompt and not self._alive
+        if self.readings:
+            return None if self.still_from is None else self.still_from + self.error_delay
+        if (self.error is None and self.differing and not self._prompt and not self._alive
                 and not self.restoring and not self.either):
             return self.last_change + self.error_delay
         return None
@@ -662,6 +706,13 @@ class Tracker:
         turn's visible part (a Tesulda swap or draw) count as declined, as at the next turn
         or the mover's clock; a question that cannot be declined (which of two moves, a
         decision ``none`` does not answer, whether a turn was made at all) stays open."""
+        if self.readings:
+            self._feed(lambda reading: reading.flush(t))
+            out = self._settle(t)
+            return out + self._show(t) if self.readings and not self.shown else out
+        return self._flush(t)
+
+    def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)
         if self.deciding is not None and self.after_visible and not self.no_turn:
             declined = self._decline_rest(t)
@@ -670,20 +721,20 @@ class Tracker:
         return events
 
     def _flush_pending(self, t: float) -> list[Event]:
-        if self.either and not self.prompt:
+        if self.either and not self._prompt:
             if len(self.pending) != 1:
                 return self._ask(self.pending, t)
             events = self._commit_held(t)
             return events + self._flush_pending(t)
         pending = [c for c in self.pending if c in self._alive]
-        if self.prompt or not pending:
+        if self._prompt or not pending:
             return []
         return self._commit(pending[0], t) if len(pending) == 1 else self._ask(pending, t)
 
     # --- decisions ------------------------------------------------------------------
 
     def _evaluate(self, t: float) -> list[Event]:
-        if self.prompt:
+        if self._prompt:
             return []  # the question stays open; the answer commits, then the board is read
         if self.restoring:
             self.restoring = bool(self.differing)  # play goes on once the board is put back
@@ -777,7 +828,7 @@ class Tracker:
                 # is only taken up: a longer turn may be under way, the piece touched.)
                 return self._commit_since(waiting[0], t)
         if not alive:
-            if not self.lifting and not self.prompt:
+            if not self.lifting and not self._prompt:
                 asked = self._unseen_then_next(t)
                 if asked:
                     return asked
@@ -789,6 +840,8 @@ class Tracker:
             # replaced, not one put back: prefer the turns that account for it.
             replaced = self._swapped()
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
+            staged = self._staged(complete)
+            complete = [c for c in complete if staged <= c.lift.keys()] or complete
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
             silent = [c for c in self.candidates if c.silent and not c.ways
@@ -897,7 +950,7 @@ class Tracker:
         events: list[Event] = []
         for changes, _ in since:
             events += self.changes(changes, t)
-        if self.prompt is not None and self.questioned is not None:
+        if self._prompt is not None and self.questioned is not None:
             self.questioned = self.batch
         return events
 
@@ -932,7 +985,7 @@ class Tracker:
         nxt = self._tracker_from(self._made(cand), board)
         for changes, t in since:
             nxt.changes(changes, t)
-        return bool(nxt.prompt or nxt._alive or nxt.either or not nxt.differing)
+        return bool(nxt._prompt or nxt._alive or nxt.either or not nxt.differing)
 
     def _commit_since(self, cand: Candidate, t: float) -> list[Event]:
         """Commit the waiting ``cand`` as of the board when it was done, then read the
@@ -976,6 +1029,23 @@ class Tracker:
                 elif cand.ways and cand.stock:
                     # A turn of several decisions entering a piece from the stash onto an
                     # enemy it bumps (Telec): the piece put there is the entering one.
+                    out.add(cell)
+        return out
+
+    def _staged(self, complete: list[Candidate]) -> set[str]:
+        """Cells whose piece was lifted and one put there again once the earlier stages of
+        a complete turn were done: that turn's later stage (a Tulaga reap replacing a rank
+        stone), not a touch. A lift before then is a touch."""
+        out = set()
+        for cand in complete:
+            for cell, stage in cand.first_step.items():
+                hist = self.history.get(cell, ())
+                if cell not in cand.lift or cell in self.differing or len(hist) < 2:
+                    continue
+                left = max((n for n, v in hist if v != self.before[cell]), default=0)
+                earlier = [n for c in cand.final if cand.first_step.get(c, 0) < stage
+                           for n, _ in self.history.get(c, ())]
+                if left and all(n < left for n in earlier):
                     out.add(cell)
         return out
 
@@ -1061,9 +1131,10 @@ class Tracker:
             self.asked_batch = self.batch
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
-        self.prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
+        self._prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         self.questioned = self.batch if self.questioned is None else self.questioned
-        return [self.prompt]
+        self._read_each(t)
+        return [self._prompt] if self.shown else []
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
         self.last_commit, self.asked = (cand, t), [cand]
@@ -1233,10 +1304,10 @@ class Tracker:
             options = [self.state.move_str(m) for m in sorted(nxt, key=order.index)]
             if self.no_turn and NONE not in options:
                 options.append(NONE)
-            self.prompt = Prompt(t, options)
+            self._prompt = Prompt(t, options)
             self.questioned = self.batch if self.questioned is None else self.questioned
             self.asked_board = dict(self.current)
-            return [*out, self.prompt]
+            return [*out, self._prompt]
 
     def _answer(self, value: str, t: float) -> list[Event]:
         """An answer to a decision's prompt: the decision's notation."""
@@ -1250,8 +1321,8 @@ class Tracker:
         chosen = [Turn(w[1:]) for w in ways if w[0] == move]
         if not chosen:
             return [Rejected(t, f"{quote(value)} is not offered; options: "
-                                f"{', '.join(self.prompt.options if self.prompt else ())}")]
-        self.prompt, self.deciding, self.no_turn = None, None, False
+                                f"{', '.join(self._prompt.options if self._prompt else ())}")]
+        self._prompt, self.deciding, self.no_turn = None, None, False
         return self._push_decision(move, t) + self._advance(chosen, t)
 
     def _like_a_touch(self, cand: Candidate) -> bool:
@@ -1266,7 +1337,7 @@ class Tracker:
         the question took for granted are undone; the board is read again."""
         while len(self.state.move_stack) > self.asked_at:
             self.state.pop()
-        self.prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
+        self._prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
         self.pending, self.carry_from = [], None
         self.declined = {c.text for c in self.asked}
         self._forget_done(self.declined)
@@ -1287,13 +1358,13 @@ class Tracker:
         player asked instead of the unseen one they were asked about, or the next turn
         begun once the question is declined (it is then read as part of that turn). After
         the visible part of the turn, see :meth:`_while_choosing`."""
-        if self.prompt is not None and self.current == self.asked_board:
+        if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
             # was another turn of the mover's done, :meth:`_another_done`).
             return self._another_done(t) if self.after_visible else []
         if self.after_visible:
             return self._while_choosing(t)
-        if self.prompt is None or NONE not in self.prompt.options or not any(
+        if self._prompt is None or NONE not in self._prompt.options or not any(
                 self.current[c] not in self._in_hand_allowed(c) for c in self.differing):
             return []
         visible = any(not c.silent and self.consistent(c) for c in self.candidates)
@@ -1344,7 +1415,7 @@ class Tracker:
         if goes_on and not next_turn:
             while len(self.state.move_stack) > self.turn_start:
                 self.state.pop()
-            self.prompt, self.deciding, self.asked = None, None, []
+            self._prompt, self.deciding, self.asked = None, None, []
             self.after_visible, self._after_declining = False, None
             return self._evaluate(t)
         return []
@@ -1365,7 +1436,7 @@ class Tracker:
         asked = [c for c in self.asked if self.consistent(c) and self.complete(c)]
         while len(self.state.move_stack) > self.turn_start:
             self.state.pop()
-        self.prompt, self.deciding = None, None
+        self._prompt, self.deciding = None, None
         self.after_visible, self._after_declining = False, None
         return self._ask([*asked, *others], t)
 
@@ -1401,7 +1472,7 @@ class Tracker:
         question stays where a decision left cannot be declined."""
         if not self._decline_all(self.state.clone()):
             return []
-        self.prompt, self.deciding = None, None
+        self._prompt, self.deciding = None, None
         out: list[Event] = []
         while decisions.in_turn(self.state, self.player):
             legal = self.state.legal_moves()
@@ -1502,7 +1573,7 @@ class Tracker:
         if self.dice is None:
             return [Rejected(t, "this board has no electronic die: roll your own")]
         rolls = []
-        if not self.differing and not self.prompt and len(state.move_stack) == self.turn_start:
+        if not self.differing and not self._prompt and len(state.move_stack) == self.turn_start:
             for move in state.legal_moves():
                 state.push(move)
                 if state.to_move == rules.CHANCE:

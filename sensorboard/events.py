@@ -114,6 +114,16 @@ class Prompt(Event):
     extra: dict = field(default_factory=dict)
 
 
+@_kind("settled")
+@dataclass(frozen=True)
+class Settled(Event):
+    """A question closed by itself: later changes on the board showed ``answer``."""
+
+    options: list = field(default_factory=list)
+    answer: str = ""
+    extra: dict = field(default_factory=dict)
+
+
 @_kind("rejected")
 @dataclass(frozen=True)
 class Rejected(Event):

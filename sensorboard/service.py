@@ -15,7 +15,17 @@ from boards import answers, hints
 from boards.dice import DICE, ElectronicDice
 from boards.layout import Layout
 from boards.sensing import classify, observer
-from boards.tracker import Committed, Error, Event, Prompt, Rejected, Rolled, TakenBack, Tracker
+from boards.tracker import (
+    Committed,
+    Error,
+    Event,
+    Prompt,
+    Rejected,
+    Rolled,
+    Settled,
+    TakenBack,
+    Tracker,
+)
 from boards.view import TurnView
 from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
@@ -53,6 +63,8 @@ def typed(event: Event) -> events.Event:
             return events.Roll(t, player, value)
         case TakenBack(ply=ply, player=player, move=move):
             return events.Takeback(t, ply, player, move)
+        case Settled(options=options, answer=answer):
+            return events.Settled(t, options, answer)
     raise TypeError(event)
 
 

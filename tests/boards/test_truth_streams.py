@@ -107,3 +107,28 @@ def test_the_tesulda_naive_check_of_swaps_and_draws(text, ok):
 
     state = rules.from_position("tesulda", "light:e1=Skh,c6=Ssss,d8=Tcs dark:j10=Skh pool:ch light")
     assert legal(state, text) is ok
+
+
+def _before_first_question(result) -> int | None:
+    """How many turns were committed when the first question was put (None: none was)."""
+    commits = 0
+    for line in result.log:
+        if " prompt " in line:
+            return commits
+        commits += " commit " in line
+    return None
+
+
+def test_a_question_nobody_answers_does_not_stop_the_board():
+    """Nobody answers (Teblo on reed switches, where pawns step unseen over their own
+    blocks): the board still follows the game, and the turns that later events decide are
+    committed (the true ones, none illegal); a tracker that stops at its first question
+    commits nothing after it."""
+    mix = Mix(touch=0, touch_last=0, touch_mid=0, touch_after=0, touch_enemy=0, press=0.5,
+              late=0, garbage=0, answer=False)
+    results = [run_stream("teblo", "teblo", seed, plies=24, mix=mix) for seed in range(6)]
+    assert not [r for r in results if r.off or r.illegal]
+    asked = [(r, k) for r in results if (k := _before_first_question(r)) is not None]
+    assert asked, "no question was put: the streams test nothing"
+    assert all(r.committed == r.truth[:len(r.committed)] for r in results)
+    assert sum(len(r.committed) - k for r, k in asked) > 2 * len(asked)

@@ -289,6 +289,7 @@ class Mix:
     late: float = 0.3            # answer a question late (after a touch, seconds later)
     garbage: float = 0.1         # put a piece where no turn puts it, then put it right
     pace: tuple[float, float] = (0.15, 0.8)  # seconds between two actions
+    answer: bool = True          # False: nobody answers a question (the board goes on alone)
 
     @staticmethod
     def random(rng: random.Random) -> Mix:
@@ -337,6 +338,7 @@ class Player:
         self.doing: str | None = None  # the true move under way
         self.stock = self.truth_state.stock_piece()
         self.answering = False
+        self.goes_on: set[str] = set()  # where the last turn may go on (:meth:`_goes_on`)
 
     # --- time and events
 
@@ -355,7 +357,7 @@ class Player:
             elif isinstance(e, Prompt):
                 self.result.questions += 1
                 self.result.log.append(f"{e.t:.2f} prompt {e.options}")
-        if self.answering:
+        if self.answering or not self.mix.answer:
             return
         self.answering = True
         try:
@@ -473,6 +475,23 @@ class Player:
                 return rng.choice(sorted(taken))
         return rng.choice(enemy)
 
+    def _goes_on(self, start: rules.GameState, after: dict) -> set[str]:
+        """Cells where another turn from ``start`` goes on from the one made (``after``)
+        by replacing a piece (a Tulaga reap of a rank stone): a piece lifted and put back
+        there once the turn is done is that part of the turn, so a player's touch after
+        the turn leaves them alone."""
+        out: set[str] = set()
+        if start.TURN_DECISIONS > 1:
+            return out
+        for turn in every_turn(start, self.rng):
+            seq = start.clone()
+            decisions.push(seq, turn)
+            other = seq.physical()
+            diff = {c for c in other.keys() | after.keys() if other.get(c) != after.get(c)}
+            if all(other.get(c) and after.get(c) for c in diff):
+                out |= diff
+        return out
+
     def _any_cell(self, avoid: set[str] = frozenset()) -> str | None:
         full = sorted(c for c, p in self.hands.stacks.items() if p and c not in avoid)
         return self.rng.choice(full) if full else None
@@ -526,9 +545,10 @@ class Player:
         if rng.random() < mix.garbage:
             self.garbage(state)
         if rng.random() < mix.touch:
-            last = sorted(c for c in last_cells if self.hands.stacks.get(c))
+            last = sorted(c for c in last_cells if self.hands.stacks.get(c)
+                          and c not in self.goes_on)
             self.touch(rng.choice(last) if last and rng.random() < mix.touch_last
-                       else self._any_cell())
+                       else self._any_cell(avoid=self.goes_on))
         ops = turn_pieces(state, move, rng)
         cells = {c for _, c, _ in ops}
         mid = rng.randrange(1, len(ops)) if len(ops) > 1 and rng.random() < mix.touch_mid \
@@ -553,6 +573,7 @@ class Player:
             else:
                 self.place(cell, piece)
         before = state.physical()
+        start = state.clone()
         decisions.push(state, move)
         after = state.physical()
         self.hands.settle(after)
@@ -569,8 +590,9 @@ class Player:
         self.done.append(text)
         self.doing = None
         silent = self._picture(before) == self._picture(state.physical())
+        self.goes_on = self._goes_on(start, after)
         if rng.random() < mix.touch_after:
-            self.touch(self._any_cell())
+            self.touch(self._any_cell(avoid=self.goes_on))
         if silent or rng.random() < mix.press:
             self.press(player if mix.buttons == "player" else None)
         if silent and mix.buttons == "shared" and self.board.prompt is None \

@@ -1,0 +1,188 @@
+"""Readings: while a question about which turn was made is open, the board is still
+followed, once for each answer it offers.
+
+A *reading* is the tracker as an answer would leave it (the turn it names made, or
+``none``: no turn it names made), fed every later change, press and tick. A question a
+reading asks in turn forks it again, so the readings are the leaves of a tree whose
+paths are answers (at most :data:`LEAVES` of them; a reading asked once more while the
+tree is full waits for its answer). A reading *fits* while the board shows a turn in
+progress, done, waiting or asked about in it; one that shows pieces no turn of its own
+puts there does not.
+
+After each change that puts something down (a piece only lifted may still be put back),
+the readings that no longer fit are let go, as long as one still fits. Once every reading
+left begins with the same answer, the question closes itself: that answer's turns are
+committed as the answer would have committed them, and :class:`Settled` says which
+answer later events gave. An answer given meanwhile takes its readings at once.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import NamedTuple
+
+LEAVES = 64  # the most readings followed at once
+DEFER = False  # put a question only once the board has been still (see Tracker.prompt)
+ASK_DEPTH = 3  # a question is put once its readings have asked this many more
+STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
+
+
+class Settled(NamedTuple):
+    """A question closed by itself: the board's later changes showed ``answer``."""
+
+    t: float
+    options: list[str]
+    answer: str
+
+
+Path = tuple[str, ...]
+
+
+class Readings:
+    """The readings of a :class:`~boards.tracker.Tracker`'s open question (a mixin). The
+    tracker keeps ``readings``: each path of answers -> the tracker as those answers leave
+    it (a path ending where that tracker asked again leads on to its own answers), and
+    ``told``: what each has reported since it was forked."""
+
+    readings: dict
+    told: dict
+    read_for: object = None  # the question the readings answer
+    fork_me: object = None  # a reading's question, to be forked by the tracker above it
+    depth: int = 0
+    misfits: int = 0  # changes in a row this reading could not explain
+    shown: bool = True  # the question is put to the players (see ``prompt``)
+    still_from: float | None = None  # the last input while the readings are followed
+
+    def fork(self):
+        """A copy of this tracker that goes its own way from here (its game, board and
+        history copied; the turns listed are shared, they are never changed)."""
+        twin = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) in (dict, list, set):
+                setattr(twin, name, copy.copy(value))
+        twin.state = self.state.clone()
+        twin.history = {c: list(h) for c, h in self.history.items()}
+        twin.seen = type(self.seen)(self.before, {c: set(v) for c, v in self.seen.items()})
+        twin._after_declining = None
+        twin.readings, twin.told, twin.read_for, twin.fork_me = {}, {}, None, None
+        twin.depth, twin.misfits = self.depth + 1, 0
+        return twin
+
+    def _read_each(self, t: float) -> None:
+        """The question just asked: fork one reading per answer it offers (a reading's
+        question is forked by the tracker at the root, which counts the readings)."""
+        self.readings, self.told, self.read_for = {}, {}, self._prompt
+        if self.depth:
+            self.fork_me = self._prompt
+            return
+        self._branch((), self, t)
+        self.shown, self.still_from = not (self.readings and DEFER), t
+
+    def _show(self, t: float) -> list:
+        """Put the question the readings have not answered to the players."""
+        self._prompt = self.read_for = self._prompt._replace(t=t)
+        self.shown = True
+        return [self._prompt]
+
+    def _branch(self, path: Path, node, t: float) -> None:
+        """Fork ``node`` (the reading at ``path``) once per answer to its question; a fork
+        that the answer leaves asking again is forked at once, room allowing."""
+        node.fork_me = None
+        for option in node._prompt.options:
+            twin = node.fork()
+            twin.depth = 1
+            twin._prompt = node._prompt
+            self.readings[(*path, option)] = twin
+            self.told[(*path, option)] = twin.choose(option, t)
+        for option in node._prompt.options:
+            twin = self.readings[(*path, option)]
+            if twin.fork_me is not None and twin.fork_me is twin._prompt and self._room(twin):
+                self._branch((*path, option), twin, t)
+
+    def _room(self, node) -> bool:
+        return len(self._leaves()) + len(node._prompt.options) - 1 <= LEAVES
+
+    def _leaves(self) -> list[Path]:
+        parents = {p[:-1] for p in self.readings}
+        return [p for p in self.readings if p not in parents]
+
+    def _feed(self, act: Callable, record: Callable | None = None) -> None:
+        """Every reading takes the input (one whose question its own readings answer only
+        keeps track of the board, with ``record``); a question one asks forks it, room
+        allowing."""
+        parents = {p[:-1] for p in self.readings}
+        for path, reading in list(self.readings.items()):
+            if path not in parents:
+                self.told[path] += act(reading)
+            elif record is not None:
+                record(reading)
+        leaves = self._leaves()
+        for path in leaves:
+            node = self.readings[path]
+            if node.fork_me is None:
+                continue
+            if node.fork_me is node._prompt and self._room(node):
+                self._branch(path, node, node._prompt.t)
+            node.fork_me = None  # (no room: it waits for the answer, as it fits)
+
+    def fits(self) -> bool:
+        """Whether the board shows something this tracker's turns explain (in progress,
+        done, waiting, asked about, or being put right)."""
+        return (not self.differing or bool(self._alive) or self.either or self.restoring
+                or self._prompt is not None)
+
+    def _drop_misfits(self, still: bool) -> None:
+        """Count, for each reading, the changes in a row after which it does not fit (the
+        next change may still make sense of one); let those go that missed
+        :data:`STRIKES` times while another fits, or (``still``: the board has been still
+        for ``error_delay``) that do not fit now."""
+        leaves = [self.readings[p] for p in self._leaves()]
+        for reading in leaves:
+            reading.misfits = 0 if reading.fits() else reading.misfits + (not still)
+        limit = 1 if still else STRIKES
+        if any(r.misfits == 0 for r in leaves):
+            self._keep([p for p in self._leaves() if self.readings[p].misfits < limit])
+
+    def _settle(self, t: float, moved: bool = False, still: bool = False) -> list:
+        """After an input: the readings that no longer fit are let go (while one does);
+        answers every reading left agrees on are taken."""
+        if not self.readings:
+            return []
+        if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
+            self.readings, self.told, self.read_for = {}, {}, None
+            return []
+        if (moved or still) and not self.lifting:
+            self._drop_misfits(still)
+        out: list = []
+        while self.readings and len({p[0] for p in self.readings}) == 1:
+            answer = next(iter(self.readings))[0]
+            settled = [Settled(t, list(self._prompt.options), answer)] if self.shown else []
+            out += [*settled, *self._adopt(answer, t)]
+        if self.readings and not self.shown and max(map(len, self.readings)) > ASK_DEPTH:
+            out += self._show(t)  # the readings ask again and again: this question is put
+        return out
+
+    def _keep(self, leaves: list[Path]) -> None:
+        """Only the readings on the way to ``leaves`` are kept."""
+        keep = {p[:k] for p in leaves for k in range(1, len(p) + 1)}
+        self.readings = {p: r for p, r in self.readings.items() if p in keep}
+        self.told = {p: e for p, e in self.told.items() if p in keep}
+
+    def _adopt(self, answer: str, t: float) -> list:
+        """This tracker becomes the reading of ``answer``; what that reading reported since
+        the question was asked is reported now (its errors and questions of the past
+        left out; its question still open put again), and its own readings are kept."""
+        from .tracker import Committed, Rolled, TakenBack
+
+        told = self.told[(answer,)]
+        below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
+        said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}
+        self.__dict__.update(vars(self.readings[(answer,)]))
+        self.readings, self.told, self.depth = below, said, 0
+        self.read_for = self._prompt if below else None
+        self.fork_me, self.shown, self.still_from = None, not (below and DEFER), t
+        out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
+        if self._prompt is not None and self.shown and self._prompt in told:
+            out.append(self._prompt)
+        return out

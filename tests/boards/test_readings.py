@@ -1,0 +1,62 @@
+"""A question about which turn was made never stops the board: later changes decide it
+(``boards/readings.py``)."""
+
+import rules
+from boards.layout import load_layout, shipped_layouts
+from boards.readings import Settled
+from boards.sensing import observer
+from boards.tracker import Committed, Prompt, Tracker
+
+
+def reed_teblo() -> Tracker:
+    """Red's pawn on i9 beside its own block on i8, on reed switches (a pawn on its own
+    block shows nothing more)."""
+    state = rules.from_position("teblo", "yellow:a1:25: red:i9:24:i8 red")
+    return Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+
+
+def moves(events):
+    return [e.move for e in events if isinstance(e, Committed)]
+
+
+def test_later_changes_decide_an_open_question_and_close_it():
+    """i9 emptied and a piece on h9: red's i9-h9, or i9-i8 onto its block and yellow's block
+    on h9. Yellow's block on c3, then the piece on h9 lifted and put on g9 (a block never
+    leaves its square) and yellow's pawn stepping: i9-h9 it was, and every turn since is
+    committed, nobody having answered."""
+    tracker = reed_teblo()
+    tracker.change("i9", False, 1.0)
+    asked = tracker.change("h9", True, 1.5)
+    assert [e.options for e in asked if isinstance(e, Prompt)] == [["i9-h9", "i9-i8", "none"]]
+    events = []
+    for cell, value, t in [("c3", True, 2.5), ("h9", False, 3.5), ("g9", True, 4.0),
+                           ("a1", False, 4.5), ("a2", True, 5.0)]:
+        events += tracker.change(cell, value, t)
+    assert moves(events) == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
+    assert [e.answer for e in events if isinstance(e, Settled)] == ["i9-h9"]
+    assert tracker.prompt is None
+    assert tracker.turns() == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
+
+
+def test_the_board_still_for_a_second_lets_a_reading_go():
+    """The reading that does not fit is let go once the board has been still for a second
+    (error_delay), without waiting for another change."""
+    tracker = reed_teblo()
+    for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5), ("c3", True, 2.5),
+                           ("h9", False, 3.5), ("g9", True, 4.0)]:
+        tracker.change(cell, value, t)
+    assert tracker.prompt is not None  # one change since i9-i8 stopped fitting
+    events = tracker.tick(tracker.next_timer())
+    assert moves(events) == ["i9-h9", "+c3", "h9-g9"]
+    assert tracker.prompt is None
+
+
+def test_an_answer_while_the_readings_go_on_takes_its_reading():
+    """Answered after later changes, the answer's reading is taken with what it made of
+    them: the turns since are committed too."""
+    tracker = reed_teblo()
+    for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5), ("c3", True, 2.5)]:
+        tracker.change(cell, value, t)
+    events = tracker.choose("i9-i8", 3.0)
+    assert moves(events) == ["i9-i8", "+h9", "+c3"]
+    assert tracker.prompt is None
