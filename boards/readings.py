@@ -13,7 +13,10 @@ After each change that puts something down (a piece only lifted may still be put
 the readings that no longer fit are let go, as long as one still fits. Once every reading
 left begins with the same answer, the question closes itself: that answer's turns are
 committed as the answer would have committed them, and :class:`Settled` says which
-answer later events gave. An answer given meanwhile takes its readings at once.
+answer later events gave. An answer given meanwhile is taken by the tracker as before;
+the readings go with the question. The tracker itself keeps following the board as it did
+with a question open (a question about an unseen turn is still declined by the mover's
+visible turn).
 """
 
 from __future__ import annotations
@@ -23,8 +26,6 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 LEAVES = 64  # the most readings followed at once
-DEFER = False  # put a question only once the board has been still (see Tracker.prompt)
-ASK_DEPTH = 3  # a question is put once its readings have asked this many more
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
 
 
@@ -51,7 +52,6 @@ class Readings:
     fork_me: object = None  # a reading's question, to be forked by the tracker above it
     depth: int = 0
     misfits: int = 0  # changes in a row this reading could not explain
-    shown: bool = True  # the question is put to the players (see ``prompt``)
     still_from: float | None = None  # the last input while the readings are followed
 
     def fork(self):
@@ -77,13 +77,7 @@ class Readings:
             self.fork_me = self._prompt
             return
         self._branch((), self, t)
-        self.shown, self.still_from = not (self.readings and DEFER), t
-
-    def _show(self, t: float) -> list:
-        """Put the question the readings have not answered to the players."""
-        self._prompt = self.read_for = self._prompt._replace(t=t)
-        self.shown = True
-        return [self._prompt]
+        self.still_from = t
 
     def _branch(self, path: Path, node, t: float) -> None:
         """Fork ``node`` (the reading at ``path``) once per answer to its question; a fork
@@ -157,10 +151,7 @@ class Readings:
         out: list = []
         while self.readings and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
-            settled = [Settled(t, list(self._prompt.options), answer)] if self.shown else []
-            out += [*settled, *self._adopt(answer, t)]
-        if self.readings and not self.shown and max(map(len, self.readings)) > ASK_DEPTH:
-            out += self._show(t)  # the readings ask again and again: this question is put
+            out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
 
     def _keep(self, leaves: list[Path]) -> None:
@@ -181,8 +172,8 @@ class Readings:
         self.__dict__.update(vars(self.readings[(answer,)]))
         self.readings, self.told, self.depth = below, said, 0
         self.read_for = self._prompt if below else None
-        self.fork_me, self.shown, self.still_from = None, not (below and DEFER), t
+        self.fork_me, self.still_from = None, t
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
-        if self._prompt is not None and self.shown and self._prompt in told:
+        if self._prompt is not None and self._prompt in told:
             out.append(self._prompt)
         return out

@@ -226,9 +226,9 @@ class Tracker(Readings):
 
     @property
     def prompt(self) -> Prompt | None:
-        """The question put to the players, if one is open. A question the readings may
-        still answer is put only once the board has been still for ``error_delay``."""
-        return self._prompt if self.shown else None
+        """The question put to the players, if one is open (its readings may still close
+        it, :mod:`boards.readings`)."""
+        return self._prompt
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -414,12 +414,11 @@ class Tracker(Readings):
     def changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
-        if self.readings:  # the readings decide the question: this one only keeps track
+        if self.readings:  # each reading follows the change too, then may settle it
             self.still_from = t
             self._feed(lambda reading: reading.changes(list(changes), t),
                        lambda reading: reading._record(changes, t))
-            self._record(changes, t)
-            return self._settle(t, moved=True)
+            return self._changes(changes, t) + self._settle(t, moved=True)
         return self._changes(changes, t)
 
     def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
@@ -486,7 +485,7 @@ class Tracker(Readings):
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            return self._settle(t)
+            return self._press(button, t, player) + self._settle(t)
         return self._press(button, t, player)
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
@@ -570,13 +569,10 @@ class Tracker(Readings):
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
-        if self.read_for is self._prompt and (value,) in self.readings:
-            # (a question not shown yet may be answered too: the players saw it coming)
-            return self._adopt(value, t)
         events = self._choose(value, t)
         while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))
-        return events
+        return events + self._settle(t)  # (the readings of the question answered go)
 
     def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
@@ -653,16 +649,15 @@ class Tracker(Readings):
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
         if self.readings:
             self._feed(lambda reading: reading.tick(now))
-            due = self.next_timer()
-            still = due is not None and now >= due
+            due = self.still_from
+            still = due is not None and now >= due + self.error_delay
             if still:
                 self.still_from = None  # (once: until the next change or press)
-            out = self._settle(now, still=still)
-            return out + self._show(now) if still and self.readings and not self.shown else out
+            return self._tick(now) + self._settle(now, still=still)
         return self._tick(now)
 
     def _tick(self, now: float) -> list[Event]:
-        due = self.next_timer()
+        due = self._own_timer()
         if due is not None and now >= due:
             # Only the opponent's pieces taken up, and left so, none of them as a visible
             # turn of the player to move would (an entry bumping it, another touched
@@ -691,8 +686,13 @@ class Tracker(Readings):
 
     def next_timer(self) -> float | None:
         """When :meth:`tick` will next have something to say, if nothing else happens."""
-        if self.readings:
-            return None if self.still_from is None else self.still_from + self.error_delay
+        own = self._own_timer()
+        if self.readings and self.still_from is not None:
+            still = self.still_from + self.error_delay
+            return still if own is None else min(own, still)
+        return own
+
+    def _own_timer(self) -> float | None:
         if (self.error is None and self.differing and not self._prompt and not self._alive
                 and not self.restoring and not self.either):
             return self.last_change + self.error_delay
@@ -708,8 +708,7 @@ class Tracker(Readings):
         decision ``none`` does not answer, whether a turn was made at all) stays open."""
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
-            out = self._settle(t)
-            return out + self._show(t) if self.readings and not self.shown else out
+            return self._flush(t) + self._settle(t)
         return self._flush(t)
 
     def _flush(self, t: float) -> list[Event]:
@@ -1134,7 +1133,7 @@ class Tracker(Readings):
         self._prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         self.questioned = self.batch if self.questioned is None else self.questioned
         self._read_each(t)
-        return [self._prompt] if self.shown else []
+        return [self._prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
         self.last_commit, self.asked = (cand, t), [cand]

@@ -614,7 +614,8 @@ class BoardService:
         return {"type": "final",
                 "position": {c: list(p) for c, p in sorted(state.physical().items())},
                 "to_move": state.to_move,
-                "outcome": outcome_json(state) or (self.flagged or {}).get("outcome")}
+                "outcome": outcome_json(state) or (self.flagged or {}).get("outcome"),
+                "stock": state.stock(), "captured": state.captured()}
 
 
 def result_text(state: rules.GameState) -> str:
