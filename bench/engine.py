@@ -85,6 +85,7 @@ def match(game: str, a: Player, b: Player, games: int, cap: int) -> dict[str, in
             winner = None
         a_name = names[0] if first else names[1]
         tally["draw" if winner is None else "win" if winner == a_name else "loss"] += 1
+        print(f"{game}: {i + 1}/{games} games, {tally}", file=sys.stderr, flush=True)
     return tally
 
 
