@@ -1,7 +1,8 @@
 """Engine strength and speed per game: levels against each other, uniform random and OpenSpiel.
 
 Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
-    [--games N] [--levels 1,2,3] [--only GAME,...] [--seconds S] [--cap DECISIONS]
+    [--games N] [--levels 1,2,3] [--against below,random] [--only GAME,...] [--seconds S]
+    [--cap DECISIONS]
 (prints markdown; no assertions)
 
 - speed: the engine's playouts per second (one tree step, a rollout cut short and its
@@ -108,13 +109,15 @@ def row(game: str, pairing: str, tally: dict[str, int], seconds: float) -> str:
             f"{seconds / n:.1f} |")
 
 
-def levels(games_: list[str], levels_: list[int], games: int, cap: int) -> None:
+def levels(games_: list[str], levels_: list[int], games: int, cap: int,
+           against: str = "below,random") -> None:
     print("| game | pairing | games | W-D-L | score | 95 % interval | | capped | s/game |")
     print("|---|---|---:|---|---:|---|---|---:|---:|")
     for game in games_:
         for level in levels_:
-            pairings = [(f"level {level} vs random", random_player)]
-            if level - 1 in levels_:
+            pairings = [(f"level {level} vs random", random_player)] \
+                if "random" in against else []
+            if level - 1 in levels_ and "below" in against:
                 pairings.insert(0, (f"level {level} vs level {level - 1}",
                                     level_player(level - 1)))
             for name, other in pairings:
@@ -189,6 +192,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20,
                     help="games per pairing (the issue asks for 200)")
     ap.add_argument("--levels", default="1,2", help="levels to play, e.g. 1,2,3")
+    ap.add_argument("--against", default="below,random",
+                    help="levels play the level below, uniform random, or both")
     ap.add_argument("--only", default=",".join(rules.GAMES), help="games, e.g. tessella,teblo")
     ap.add_argument("--seconds", type=float, default=0.5, help="per decision against MCTSBot")
     ap.add_argument("--cap", type=int, default=600, help="decisions before a game is a draw")
@@ -207,7 +212,7 @@ def main() -> None:
         speed(games_)
         print()
     if "levels" in parts:
-        levels(games_, levels_, args.games, args.cap)
+        levels(games_, levels_, args.games, args.cap, args.against)
         print()
     if "openspiel" in parts:
         openspiel(games_, args.games, args.seconds, args.cap)
