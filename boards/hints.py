@@ -30,6 +30,8 @@ PALETTE: dict[str, RGB] = {
     "roll": (0, 80, 90),         # the board's die has rolled: the turn goes on here
     "attacker": (200, 0, 90),    # a piece that could take a protected one (Tesulda's Prime)
     "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
+    "hint-from": (90, 90, 90),   # hint: the engine's turn takes a piece from here
+    "hint-to": (0, 130, 70),     # hint: ... and puts it here
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
 # together (a turn: lifted, move, capture, lift, dodge; an error: wrong, missing, attacker)
@@ -50,6 +52,8 @@ COLOUR_BLIND: dict[str, RGB] = {
     "roll": (0, 158, 115),       # bluish green
     "attacker": (240, 228, 66),  # yellow
     "dodge": (153, 0, 255),      # violet
+    "hint-from": (200, 200, 200),  # white
+    "hint-to": (0, 114, 178),    # blue
 }
 PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)

@@ -58,6 +58,7 @@ class BoardOptions:
     new: bool = False  # start a new game even where the journal has one unfinished
     mqtt: str | None = None  # a broker's URL: the journal is published there
     error_delay: float = 1.0
+    engine_hints: bool = True  # hint asks the engine (off in replay: its output is exact)
     note: Callable[[str], None] = field(default=lambda text: None, compare=False)
 
 
@@ -119,7 +120,8 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
-            error_delay=opts.error_delay, dice=board_opts.get("dice", "physical"),
+            error_delay=opts.error_delay, engine_hints=opts.engine_hints,
+            dice=board_opts.get("dice", "physical"),
             timing=clocks.for_log(board.recorder.log, clock.now()) if board.recorder
             else clocks.for_tags(opts.tags or {}, start.PLAYERS, start.to_move))
     except BaseException:

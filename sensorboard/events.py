@@ -204,6 +204,18 @@ class Clock(Event):
     extra: dict = field(default_factory=dict)
 
 
+@_kind("hint")
+@dataclass(frozen=True)
+class Suggestion(Event):
+    """The engine's suggested turn for the side to move (``hint``), its words and the
+    engine's expected score for that side (0 lost .. 1 won)."""
+
+    move: str = ""
+    words: str = ""
+    win: float = 0.5
+    extra: dict = field(default_factory=dict)
+
+
 @_kind("sensor")
 @dataclass(frozen=True)
 class Sensor(Event):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import rules
 from boards.constants import NONE
-from boards.view import TurnView
+from boards.view import Phase, TurnView
 
 if TYPE_CHECKING:
     from sensorboard.service import BoardService
@@ -273,10 +273,28 @@ def advice(service: BoardService) -> dict | None:
                        ("turn", not_your_turn(view)),  # what the error is about
                        ("error", error_words(view)),
                        ("held", held_words(view)),
-                       ("takeback", takeback_words(service))):
+                       ("takeback", takeback_words(service)),
+                       ("hint", hint_words(service))):
         if text:
             return {"kind": kind, "text": text}
     return None
+
+
+THINKING = "Hint: the engine is thinking…"
+
+
+def hint_words(service: BoardService) -> str | None:
+    """The engine's suggested turn while it shows, or that it is being worked out."""
+    suggester = service.suggester
+    if suggester is None or service.view.phase is not Phase.IDLE:
+        return None
+    if suggester.thinking:
+        return THINKING
+    tip = suggester.hint
+    if tip is None:
+        return None
+    return (f"Hint: {tip.notation}: {tip.words} (the engine gives {service.view.state.to_move} "
+            f"{tip.win:.0%} from there).")
 
 
 def idle_press(view: TurnView, button: str) -> str:
@@ -309,4 +327,6 @@ def press(service: BoardService, button: str,
     """Press ``button`` on ``service`` (for the clock, ``player`` is whose side; None: a
     shared button): its events, and why nothing happened if nothing did."""
     events = service.act("press", button, player)
+    if button == "hint" and service.suggester is not None and service.suggester.thinking:
+        return events, THINKING
     return events, "" if events else idle_press(service.view, button)

@@ -57,6 +57,8 @@ class TerminalView:
                     print(f"  taken back: {move_label(ply)} {move}; put the board back")
                 case events_module.Rejected(reason=reason):
                     print(f"  sensorboard: {reason}")
+                case events_module.Suggestion(move=move, words=words, win=win):
+                    print(f"  hint: {move} ({words}; the engine gives it {win:.0%})")
                 case events_module.Clock(why="flag", side=side):
                     print(f"  flag: {side} out of time")
         top = self.header + "\n" if self.header and self.tty else ""

@@ -176,7 +176,7 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
     check_setups(state, events, where)
     clock = VirtualClock()
     service = open_board(BoardOptions(
-        state.NAME, layout=layout, clock=clock, state=state,
+        state.NAME, layout=layout, clock=clock, state=state, engine_hints=False,
         hardware=HardwareConfig(bounce=bounce, seed=seed),
         options=(f"dice={dice}",) if state.HAS_CHANCE else (),
         tags={"TimeControl": time_control} if time_control else None)).service

@@ -26,14 +26,14 @@ from boards.tracker import (
     TakenBack,
     Tracker,
 )
-from boards.view import TurnView
+from boards.view import Phase, TurnView
 from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
 from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
-from sensorboard import clocks, corrections, events
+from sensorboard import clocks, corrections, events, suggest
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -100,11 +100,13 @@ class BoardService:
         pieces: dict[str, tuple[str, ...]] | None = None,
         dice: str = "physical",
         timing: clocks.GameClock | None = None,
+        engine_hints: bool = True,
     ) -> None:
         """``resumed``: the game goes on from its journal, so a board that differs is put
         right first (the LEDs guide). ``pieces``: what stands on the simulated board at
         the start (default: the game's position). ``timing``: the game clock
-        (:mod:`sensorboard.clocks`), None without a time control."""
+        (:mod:`sensorboard.clocks`), None without a time control. ``engine_hints``:
+        ``hint`` asks the engine for a turn (:mod:`sensorboard.suggest`)."""
         if layout.game != state.NAME:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
         if dice not in DICE:
@@ -165,10 +167,13 @@ class BoardService:
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
         self.positioned: dict | None = None  # the arbiter's position correction, likewise
         self._setup_due: float | None = None  # when a board still not set up is an error
+        self.suggester = suggest.Suggester() if engine_hints else None  # hint: the engine's turn
         self._boot()
 
     def close(self) -> None:
-        """Darken the LEDs and release the hardware."""
+        """Darken the LEDs, release the hardware and stop the engine's search."""
+        if self.suggester is not None:
+            self.suggester.close()
         self.hardware.close()
 
     @property
@@ -299,6 +304,10 @@ class BoardService:
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
             self._dirty = True
+        if changes and self.suggester is not None:
+            self.suggester.drop()  # the board moves on: a suggestion no longer applies
+        if self.suggester is not None and self.suggester.thinking:
+            out += self._suggested(now)
         for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
@@ -371,9 +380,35 @@ class BoardService:
             self._view = replace(self.view, question=question.offering(step.offered))
             self.revision += 1
             return []
+        if button == "hint" and question is None and self.suggester is not None:
+            return self._hint(now)
         if player is None:
             return self._emit(self.tracker.press(button, now))
         return self._emit(self.tracker.press(button, now, player=player))
+
+    def _hint(self, now: float) -> list[dict]:
+        """``hint`` with no question open: the game's own marked cells first (Teblo's
+        cutting squares), the engine's suggested turn at the next press (at the first,
+        where the game marks none)."""
+        before = self.view
+        cut_shown = bool(before.hint_cells) and now < before.hint_until
+        out = self._emit(self.tracker.press("hint", now))
+        if before.phase is Phase.IDLE and (cut_shown or not self.view.hint_cells) \
+                and self.suggester.ask(self.tracker.state):
+            self.revision += 1
+        return out
+
+    def _suggested(self, now: float) -> list[dict]:
+        """The engine's answer, once it has come: journaled, shown until the board moves."""
+        tip = self.suggester.poll()
+        if tip is None:
+            return []
+        self._dirty = True
+        self.revision += 1
+        item = events.Suggestion(round(now, 3), tip.notation, tip.words,
+                                 round(tip.win, 3)).to_json()
+        self.record(item)
+        return [item]
 
     def choose(self, value: str) -> list[dict]:
         now = self.clock.now()
@@ -567,6 +602,8 @@ class BoardService:
     # --- outputs ------------------------------------------------------------------------
 
     def _emit(self, events: list[Event]) -> list[dict]:
+        if events and self.suggester is not None:
+            self.suggester.drop()
         self._dirty = True
         if events:
             self.revision += 1
@@ -595,6 +632,9 @@ class BoardService:
         self._dirty = False
         frame = hints.plan(view, now)
         self._frame_due = hints.next_change(view, now)
+        tip = self.suggester.hint if self.suggester is not None else None
+        if tip is not None and view.phase is Phase.IDLE:
+            frame, self._frame_due = suggest.frame(tip, now), suggest.next_change(tip, now)
         if frame == self.frame:
             return
         self.frame = frame

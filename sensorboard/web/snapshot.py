@@ -137,6 +137,8 @@ ROLE_TEXT = {
     "dodge": "a lifted Dodger may go here by its second leg",
     "offer": "question: the answer on offer (hint: next, clock: confirm)",
     "decline": "question: none is on offer (hint: next, clock: confirm)",
+    "hint-from": "hint: the engine's turn takes a piece from here",
+    "hint-to": "hint: the engine's turn puts a piece here",
 }
 
 
@@ -156,8 +158,8 @@ def legend_json(game: str, palette: dict[str, tuple[int, int, int]] = hints.PALE
     """The roles ``game``'s board can show (``roll`` only with the board's ``die``), each
     with its colour and what it means.
 
-    >>> [item["role"] for item in legend_json("teblo")][-2:]
-    ['winner', 'cut']
+    >>> [item["role"] for item in legend_json("teblo")][-4:]
+    ['winner', 'cut', 'hint-from', 'hint-to']
     """
     special = {role for roles in GAME_ROLES.values() for role in roles}
     own = {role for role in GAME_ROLES[game] if role != "roll" or die}

@@ -126,9 +126,10 @@ def test_a_press_that_does_nothing_says_why(server, page, artifacts):
     page.get_by_role("button", name="Clock (end turn)").click()
     expect(page.locator("#notice")).to_have_text(
         "Clock: no turn to end; clear has not moved a piece.")
-    page.get_by_role("button", name="Hint").click()
-    expect(page.locator("#notice")).to_have_text(
-        "Hint: nothing to show; no cell is marked for clear now.")
+    page.get_by_role("button", name="Hint").click()  # the engine's turn, in words
+    expect(page.locator("#notice")).to_have_text("Hint: the engine is thinking…")
+    expect(page.locator("#board-error")).to_contain_text("(the engine gives clear ",
+                                                         timeout=30_000)
     page.get_by_role("button", name="Take back").click()
     expect(page.locator("#notice")).to_have_text(
         "Take back: there is no move to take back yet.")
