@@ -1,7 +1,8 @@
 """Engine strength and speed per game: levels against each other, uniform random and OpenSpiel.
 
 Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
-    [--games N] [--levels 1,2,3] [--against below,random] [--only GAME,...] [--seconds S]
+    [--games N] [--skip N] [--levels 1,2,3] [--against below,random] [--only GAME,...]
+    [--seconds S]
     [--cap DECISIONS]
 (prints markdown; no assertions)
 
@@ -74,19 +75,25 @@ def play(game: str, players: tuple[Player, Player], seed: int, cap: int) -> str 
     return "capped" if state.outcome() is None else state.outcome().winner
 
 
-def match(game: str, a: Player, b: Player, games: int, cap: int) -> dict[str, int]:
+#: The seed of a pairing's first game; ``--skip N`` starts N games later (more games of a
+#: pairing in a second run, none played twice).
+FIRST_SEED = 1000
+
+
+def match(game: str, a: Player, b: Player, games: int, cap: int,
+          skip: int = 0) -> dict[str, int]:
     """``a`` against ``b`` over ``games`` games, ``a`` first in the even ones."""
     tally = {"win": 0, "draw": 0, "loss": 0, "capped": 0}
     names = rules.new_game(game).PLAYERS
-    for i in range(games):
+    for i in range(skip, skip + games):
         first = i % 2 == 0
-        winner = play(game, (a, b) if first else (b, a), 1000 + i, cap)
+        winner = play(game, (a, b) if first else (b, a), FIRST_SEED + i, cap)
         if winner == "capped":
             tally["capped"] += 1
             winner = None
         a_name = names[0] if first else names[1]
         tally["draw" if winner is None else "win" if winner == a_name else "loss"] += 1
-        print(f"{game}: {i + 1}/{games} games, {tally}", file=sys.stderr, flush=True)
+        print(f"{game}: {i + 1 - skip}/{games} games, {tally}", file=sys.stderr, flush=True)
     return tally
 
 
@@ -110,7 +117,7 @@ def row(game: str, pairing: str, tally: dict[str, int], seconds: float) -> str:
 
 
 def levels(games_: list[str], levels_: list[int], games: int, cap: int,
-           against: str = "below,random") -> None:
+           against: str = "below,random", skip: int = 0) -> None:
     print("| game | pairing | games | W-D-L | score | 95 % interval | | capped | s/game |")
     print("|---|---|---:|---|---:|---|---|---:|---:|")
     for game in games_:
@@ -122,7 +129,7 @@ def levels(games_: list[str], levels_: list[int], games: int, cap: int,
                                     level_player(level - 1)))
             for name, other in pairings:
                 start = time.perf_counter()
-                tally = match(game, level_player(level), other, games, cap)
+                tally = match(game, level_player(level), other, games, cap, skip)
                 print(row(game, name, tally, time.perf_counter() - start), flush=True)
 
 
@@ -194,6 +201,8 @@ def main() -> None:
     ap.add_argument("--levels", default="1,2", help="levels to play, e.g. 1,2,3")
     ap.add_argument("--against", default="below,random",
                     help="levels play the level below, uniform random, or both")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="start after this many games of each level pairing")
     ap.add_argument("--only", default=",".join(rules.GAMES), help="games, e.g. tessella,teblo")
     ap.add_argument("--seconds", type=float, default=0.5, help="per decision against MCTSBot")
     ap.add_argument("--cap", type=int, default=600, help="decisions before a game is a draw")
@@ -212,7 +221,7 @@ def main() -> None:
         speed(games_)
         print()
     if "levels" in parts:
-        levels(games_, levels_, args.games, args.cap, args.against)
+        levels(games_, levels_, args.games, args.cap, args.against, args.skip)
         print()
     if "openspiel" in parts:
         openspiel(games_, args.games, args.seconds, args.cap)
