@@ -2,8 +2,7 @@
 
 Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
     [--games N] [--skip N] [--levels 1,2,3] [--against below,random] [--only GAME,...]
-    [--seconds S]
-    [--cap DECISIONS]
+    [--seconds S] [--cap DECISIONS]
 (prints markdown; no assertions)
 
 - speed: the engine's playouts per second (one tree step, a rollout cut short and its
