@@ -45,6 +45,35 @@ def _mix(args: argparse.Namespace, seed: int) -> Mix:
     return mix
 
 
+def _shared(game: str, layout: str, truth: list[str]) -> int:
+    """How many of the turns ``truth`` leave the sensors showing what another legal turn of
+    the same position would leave too."""
+    from boards.layout import load_layout, shipped_layouts
+    from boards.sensing import observer
+    from rules import new_game
+
+    observe = observer(load_layout(shipped_layouts()[layout]))
+    state = new_game(game)
+    if state.TURN_DECISIONS > 1:
+        return 0
+
+    def picture(s) -> frozenset:
+        return frozenset((c, observe(p)) for c, p in s.physical().items() if observe(p))
+
+    count = 0
+    for text in truth:
+        move = state.parse_move(text)
+        after = []
+        for other in state.legal_moves():
+            state.push(other)
+            after.append((other == move, picture(state)))
+            state.pop()
+        mine = next(p for same, p in after if same)
+        count += any(p == mine for same, p in after if not same)
+        state.push(move)
+    return count
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=1000, help="streams per board")
@@ -55,6 +84,9 @@ def main() -> None:
                     help="with --mix clean: how often the mover presses the clock")
     ap.add_argument("--unanswered", action="store_true", help="nobody answers a question")
     ap.add_argument("--tree", default=None, help="another checkout to measure instead")
+    ap.add_argument("--shared", action="store_true",
+                    help="also count the true turns whose sensor picture after them another "
+                         "legal turn of the same position leaves too (one-decision games)")
     ap.add_argument("--game", default=None, help="only this game or layout (e.g. teblo-hall)")
     ap.add_argument("--show", type=int, default=3, help="failures to print per board")
     ap.add_argument("--replay", action="store_true",
@@ -76,7 +108,7 @@ def main() -> None:
         if args.replay and game != "telec" and not truth_replay.replayable(layout):
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
-        n = moves = committed = off = illegal = stalled = questions = errors = 0
+        n = moves = committed = off = illegal = stalled = questions = errors = shared = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
@@ -90,6 +122,7 @@ def main() -> None:
             n += 1
             moves += len(r.truth)
             committed += len(r.committed)
+            shared += _shared(game, layout, r.truth) if args.shared else 0
             off += bool(r.off)
             illegal += r.illegal
             stalled += bool(r.stalled)
@@ -99,6 +132,8 @@ def main() -> None:
                 failures.append(r)
         secs = time.process_time() - start
         per100 = 100 * questions / max(moves, 1)
+        if args.shared:
+            print(f"| {layout} | shared signature: {shared} of {moves} true turns |")
         print(f"| {layout} | {n} | {moves} | {committed} | {off} | {illegal} | {stalled} | "
               f"{questions} | {per100:.1f} | {errors} | {secs:.1f} |")
     shown: dict[str, int] = {}
