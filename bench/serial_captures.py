@@ -34,6 +34,7 @@ from boards.choreography import turn_ops  # noqa: E402
 from boards.layout import layout_for_game  # noqa: E402
 from hardware.backends import HardwareConfig  # noqa: E402
 from hardware.clock import RealClock  # noqa: E402
+from sensorboard.board import BoardOptions, open_board  # noqa: E402
 from sensorboard.service import BoardService  # noqa: E402
 
 HOLD = 0.03
@@ -81,8 +82,9 @@ def game(seed: int, runs: int, tally: Counter, failures: list[str]) -> int:
     """Play one seeded game until it ends or ``runs`` captures were made; returns the
     captures made."""
     layout = layout_for_game("tessella")
-    service = BoardService(rules.new_game("tessella"), layout, clock=RealClock(),
-                           backend="serial", config=HardwareConfig(serial_port="emulator"))
+    service = open_board(BoardOptions("tessella", layout=layout, clock=RealClock(),
+                                      backend="serial",
+                                      hardware=HardwareConfig(serial_port="emulator"))).service
     rng = random.Random(seed)
     state = rules.new_game("tessella")
     made = 0

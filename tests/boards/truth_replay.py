@@ -29,9 +29,11 @@ from dataclasses import replace
 import rules
 from boards.layout import load_layout, shipped_layouts
 from boards.tracker import Committed, Error, Prompt
+from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
+from sensorboard.board import BoardOptions, open_board
 from sensorboard.replay import VirtualRun, parse_events, replay
-from sensorboard.service import ACTIONS, BoardService
+from sensorboard.service import ACTIONS
 
 from . import truth
 
@@ -67,8 +69,9 @@ class ServiceBoard:
             raise ValueError(f"{layout_name}: the replay streams need a presence sensor")
         self.layout = load_layout(shipped_layouts()[layout_name])
         self.clock = VirtualClock()
-        self.service = BoardService(state, self.layout, clock=self.clock, backend="sim",
-                                    bounce=0.003, seed=0)
+        self.service = open_board(BoardOptions(
+            state.NAME, layout=self.layout, clock=self.clock, state=state,
+            hardware=HardwareConfig(bounce=0.003, seed=0), engine_hints=False)).service
         self.observe = self.service.observe
         self.out: list[dict] = []
         self.run = VirtualRun(self.service, self.clock, self.out.append)

@@ -41,9 +41,10 @@ from boards import decisions
 from boards.choreography import turn_pieces
 from boards.decisions import Turn
 from boards.layout import load_layout, shipped_layouts
+from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
+from sensorboard.board import BoardOptions, open_board
 from sensorboard.replay import VirtualRun, parse_events, replay
-from sensorboard.service import BoardService
 from tests.boards import truth
 from tests.rules.test_telec import naive_turns
 
@@ -167,8 +168,9 @@ class Player:
         self.layout = load_layout(shipped_layouts()[layout])
         self.drop = "cz" in self.layout.cell_sensor
         self.clock = VirtualClock()
-        self.service = BoardService(rules.new_game("telec"), self.layout, clock=self.clock,
-                                    backend="sim", bounce=0.003, seed=0, dice="physical")
+        self.service = open_board(BoardOptions(
+            "telec", layout=self.layout, clock=self.clock, options=("dice=physical",),
+            hardware=HardwareConfig(bounce=0.003, seed=0), engine_hints=False)).service
         self.service.listeners.append(self._heard)
         self.run = VirtualRun(self.service, self.clock, lambda item: None)
         self.rng, self.mix, self.result = rng, mix, result
