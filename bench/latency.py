@@ -2,12 +2,14 @@
 same run (sensorboard/latency.py says what is measured).
 
 Run by hand: .venv/bin/python bench/latency.py [--games 20] [--plies 30] [--layout NAME]
-             [--against TREE [--rounds 2]]
+             [--against TREE [--rounds 2]] [--engine [--rounds 2]]
 Prints a markdown table (no assertions). On a Pi, `sensorboard bench --games N` measures
 the same for its own layout. With ``--against TREE`` (another commit's source tree, e.g.
 unpacked by ``git archive COMMIT | tar -x -C TREE``) each layout is measured on both
 trees, alternately in fresh processes, so that the other tree is the reference of the
-same minutes: for a change of the tracker, before and after.
+same minutes: for a change of the tracker, before and after. With ``--engine`` each
+layout is measured alternately with and without the engine searching in its worker
+process meanwhile (as while it thinks of a hint or an opponent's turn).
 """
 
 from __future__ import annotations
@@ -60,6 +62,31 @@ def compare(other: Path, layouts: list[str], games: int, plies: int, rounds: int
         print(f"| {name} | {' | '.join(cells)} |", flush=True)
 
 
+def with_engine(layouts: dict, games: int, plies: int, rounds: int) -> None:
+    """Each layout alternately alone and with the engine searching in the background."""
+    import rules
+    from engine import EngineWorker
+
+    print("| layout | p99, alone | p99, engine thinking | p50, alone | p50, engine thinking "
+          "| reference, alone | engine thinking |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    with EngineWorker() as worker:
+        for name, path in layouts.items():
+            runs: dict[str, list] = {"alone": [], "engine": []}
+            for _ in range(rounds):
+                for side in ("alone", "engine"):
+                    if side == "engine":  # a search far longer than the measurement
+                        worker.ask(rules.new_game(load_layout(path).game), seconds=3600)
+                    ref = reference_seconds()
+                    samples = change_to_frame(load_layout(path), games=games, plies=plies)
+                    worker.cancel()
+                    runs[side].append((percentile(samples, 0.99), percentile(samples, 0.5),
+                                       min(ref, reference_seconds())))
+            cells = [" / ".join(f"{r[k] * 1e3:.2f} ms" for r in runs[side])
+                     for k in (0, 1, 2) for side in ("alone", "engine")]
+            print(f"| {name} | {' | '.join(cells)} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20)
@@ -68,6 +95,8 @@ def main() -> None:
     ap.add_argument("--against", type=Path, help="another source tree: each layout measured "
                     "on both, alternately")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--engine", action="store_true", help="each layout alone and with the "
+                    "engine searching in the background, alternately")
     args = ap.parse_args()
     layouts = {n: p for n, p in shipped_layouts().items() if not args.layout or n in args.layout}
     print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
@@ -75,6 +104,9 @@ def main() -> None:
           f"games of {args.plies} turns per layout\n")
     if args.against:
         compare(args.against, list(layouts), args.games, args.plies, args.rounds)
+        return
+    if args.engine:
+        with_engine(layouts, args.games, args.plies, args.rounds)
         return
     print("| layout | samples | p50 | p99 | max | reference (same run) | p99 / reference | "
           f"p99 expected on a Pi 4 (x{PI_FACTOR}) |")
