@@ -603,6 +603,7 @@ class Tracker(Readings):
         self._forget_done(self.declined)
         self._prompt = None
         self.pending = []
+        self.either = False  # no turn waits any more
         self.held_board = None
         self.last_change = t
         self._alive = [c for c in self.alive() if c.text not in self.declined]
