@@ -60,3 +60,16 @@ def test_an_answer_closes_the_question_and_its_readings():
     assert tracker.readings
     assert moves(tracker.choose("i9-i8", 2.0)) == ["i9-i8", "+h9"]
     assert tracker.prompt is None and not tracker.readings
+
+
+def test_none_to_a_waiting_turn_with_a_press_held_is_no_crash():
+    """Asked which waiting turn was made, with a clock press held for the answer: the
+    reading of ``none`` ends the hold too (it raised IndexError; ``bench/truth.py --mix
+    random --first 300000 --game teblo``, seed 300001)."""
+    import random
+
+    from .truth import Mix, run_stream
+
+    result = run_stream("teblo", "teblo", 300_001, plies=24,
+                        mix=Mix.random(random.Random(300_001)))
+    assert result.ok and result.committed == result.truth
