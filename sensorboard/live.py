@@ -24,6 +24,30 @@ from sensorboard.terminal import move_line, render
 LINGER = 3.0  # seconds the finished demo stays on screen
 
 
+def event_line(item: dict) -> str | None:
+    """What the terminal prints for an event, or None for one it does not show.
+
+    >>> event_line({"type": "prompt", "t": 1.0, "options": ["a1-a2", "none"]})
+    '  question: a1-a2 | none'
+    """
+    match events_module.from_json(item):
+        case events_module.Move():
+            return move_line(item)
+        case events_module.Error(cells=cells):
+            return f"  error: put right {cells}"
+        case events_module.Prompt(options=options):
+            return f"  question: {' | '.join(options)}"
+        case events_module.Takeback(ply=ply, move=move):
+            return f"  taken back: {move_label(ply)} {move}; put the board back"
+        case events_module.Rejected(reason=reason):
+            return f"  sensorboard: {reason}"
+        case events_module.Suggestion(move=move, words=words, win=win):
+            return f"  hint: {move} ({words}; the engine gives it {win:.0%})"
+        case events_module.Clock(why="flag", side=side):
+            return f"  flag: {side} out of time"
+    return None
+
+
 class TerminalView:
     """The board printed in the terminal whenever it changes, with the events of the scan."""
 
@@ -46,21 +70,8 @@ class TerminalView:
         if picture == self.shown and not events:
             return
         for item in events:
-            match events_module.from_json(item):
-                case events_module.Move():
-                    print(move_line(item))
-                case events_module.Error(cells=cells):
-                    print(f"  error: put right {cells}")
-                case events_module.Prompt(options=options):
-                    print(f"  question: {' | '.join(options)}")
-                case events_module.Takeback(ply=ply, move=move):
-                    print(f"  taken back: {move_label(ply)} {move}; put the board back")
-                case events_module.Rejected(reason=reason):
-                    print(f"  sensorboard: {reason}")
-                case events_module.Suggestion(move=move, words=words, win=win):
-                    print(f"  hint: {move} ({words}; the engine gives it {win:.0%})")
-                case events_module.Clock(why="flag", side=side):
-                    print(f"  flag: {side} out of time")
+            if (line := event_line(item)) is not None:
+                print(line)
         top = self.header + "\n" if self.header and self.tty else ""
         print(("\x1b[2J\x1b[H" if self.tty else "") + top + picture + "\n", flush=True)
         self.shown = picture
@@ -143,8 +154,9 @@ def run_live(args, layout: Layout) -> int:
     finally:
         notifier.stopping()
         try:
-            for item in service.flush():
-                print(move_line(item))
+            # A question still open at the end is said as a question, not as a move.
+            for line in filter(None, map(event_line, service.flush())):
+                print(line)
         finally:
             board.close()  # record, link and journal closed; the LEDs go dark
     print(f"{service.result()}; record written to {recorder.record_path}")
