@@ -98,10 +98,9 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
                link: BoardLink | None = None) -> Board:
     """Build the board ``opts`` describes. ``journal`` and ``link``: open ones to share
     (the page's next game goes to the same journal); this board does not close them."""
-    start, board_opts = game_options.start(opts.game, list(opts.options))
-    rule_opts = game_options.split_options(opts.game, list(opts.options))[0]
-    if opts.state is not None:
-        start = opts.state
+    rule_opts, board_opts = game_options.split_options(opts.game, list(opts.options))
+    fresh = game_options.new_game(opts.game, rule_opts)  # every value checked, given a state too
+    start = fresh if opts.state is None else opts.state
     layout = opts.layout or layout_for_game(opts.game)
     clock = opts.clock or RealClock()
     hardware = open_backend(opts.backend, layout, opts.hardware or HardwareConfig(), clock)
@@ -116,7 +115,7 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
                 options=rule_opts)
             start = board.recorder.state
         # A simulated board comes up set for a new game; a real one shows what it shows.
-        pieces = rules.new_game(opts.game, **rule_opts).physical() if board.resumed else None
+        pieces = fresh.physical() if board.resumed else None
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
@@ -134,7 +133,11 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
     if link is None and opts.mqtt and board.journal is not None:
         from sensorboard.mqtt import attach
 
-        board.link, board.owns_link = attach(board.journal, opts.mqtt), True
+        try:
+            board.link, board.owns_link = attach(board.journal, opts.mqtt), True
+        except BaseException:
+            board.close()
+            raise
     if board.link is not None:
         board.service.corrections = board.link.commands
     return board

@@ -61,8 +61,13 @@ def split_options(game: str, pairs: list[str]) -> tuple[dict, dict]:
 def start(game: str, pairs: list[str]) -> tuple[rules.GameState, dict]:
     """The start position of ``game`` with its options, and the board's options."""
     game_opts, board_opts = split_options(game, pairs)
+    return new_game(game, game_opts), board_opts
+
+
+def new_game(game: str, game_opts: dict) -> rules.GameState:
+    """A new game with the rules' options, a value the game refuses an :class:`OptionError`."""
     try:
-        return rules.new_game(game, **game_opts), board_opts
+        return rules.new_game(game, **game_opts)
     except ValueError as e:
         raise OptionError(f"option: {e}") from None
 
