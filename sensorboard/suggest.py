@@ -48,7 +48,7 @@ class Suggester:
     def __init__(self, budget: dict | None = None) -> None:
         self.budget = dict(budget or BUDGET)
         self._worker: EngineWorker | None = None
-        self._asked: str | None = None  # the position asked about (position text)
+        self._asked: rules.GameState | None = None  # the position asked about
         self.hint: Hint | None = None
 
     @property
@@ -63,8 +63,7 @@ class Suggester:
         if self._worker is None:
             self._worker = EngineWorker()
         self.hint = None
-        self._asked = state.position_str()
-        self._state = state.clone()
+        self._asked = state.clone()
         self._worker.ask(state, seed=SEED, **self.budget)
         return True
 
@@ -75,7 +74,7 @@ class Suggester:
         result = self._worker.poll()
         if result is None:
             return None
-        self.hint = explain(self._state, result)
+        self.hint = explain(self._asked, result)
         return self.hint
 
     def drop(self) -> None:

@@ -94,8 +94,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
     def make(game: str, layout: Layout | None = None) -> Board:
         nonlocal first, shared, made
         # Each game of the session rolls its own electronic die: the run's seed, then on.
-        hardware = replace(config or HardwareConfig(), seed=(config or HardwareConfig()).seed
-                           + made)
+        base = config or HardwareConfig()
+        hardware = replace(base, seed=base.seed + made)
         made += 1
         opts = BoardOptions(game, layout=layout, backend=backend, hardware=hardware,
                             clock=clock, options=tuple((options or {}).get(game, [])),
