@@ -8,7 +8,7 @@ MQTT link. What fails half way closes what was opened.
 
 >>> from hardware.clock import VirtualClock
 >>> board = open_board(BoardOptions("tessella", clock=VirtualClock()))
->>> board.service.tracker.state.NAME, board.resumed, board.recorder is None
+>>> board.service.tracker.state.NAME, board.resumed, board.writer is None
 ('tessella', False, True)
 >>> board.close()
 >>> open_board(BoardOptions("tulaga", options=("rank_stones=7",)))
@@ -31,8 +31,8 @@ from hardware.base import Clock
 from hardware.clock import RealClock
 from sensorboard import clocks
 from sensorboard import options as game_options
+from sensorboard.gamewriter import GameWriter, open_game, open_journal
 from sensorboard.journal import Journal
-from sensorboard.recording import Recorder, open_game, open_journal
 from sensorboard.service import BoardService
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Board:
     (the LEDs go dark)."""
 
     service: BoardService
-    recorder: Recorder | None = None
+    writer: GameWriter | None = None
     journal: Journal | None = None
     link: BoardLink | None = None
     resumed: bool = False
@@ -86,8 +86,8 @@ class Board:
         try:
             if self.owns_link:
                 self.link.stop()
-            if self.recorder is not None:
-                self.recorder.close()
+            if self.writer is not None:
+                self.writer.close()
             if self.owns_journal:
                 self.journal.close()
         finally:
@@ -110,22 +110,22 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             board.journal = open_journal(opts.records, board=opts.board)
             board.owns_journal = True
         if board.journal is not None:
-            board.recorder, board.resumed = open_game(
+            board.writer, board.resumed = open_game(
                 board.journal, opts.game, tags=opts.tags, new=opts.new, note=opts.note,
                 options=rule_opts)
-            start = board.recorder.state
+            start = board.writer.state
         # A simulated board comes up set for a new game; a real one shows what it shows.
         pieces = fresh.physical() if board.resumed else None
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
-            listeners=[board.recorder.event] if board.recorder else [], pieces=pieces,
+            listeners=[board.writer.event] if board.writer else [], pieces=pieces,
             error_delay=opts.error_delay, engine_hints=opts.engine_hints,
             dice=board_opts.get("dice", "physical"),
-            timing=clocks.for_log(board.recorder.log, clock.now()) if board.recorder
+            timing=clocks.for_log(board.writer.log, clock.now()) if board.writer
             else clocks.for_tags(opts.tags or {}, start.PLAYERS, start.to_move))
     except BaseException:
-        if board.recorder is not None:
-            board.recorder.close()
+        if board.writer is not None:
+            board.writer.close()
         if board.owns_journal:
             board.journal.close()
         hardware.close()

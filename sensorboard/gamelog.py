@@ -27,8 +27,9 @@ class GameLogError(ValueError):
 
 
 @dataclass
-class Turn:
-    """A committed turn: its decisions' notations joined by spaces."""
+class Commit:
+    """A turn the board committed, as the journal tells it: who made it, its decisions'
+    notations joined by spaces, when, and what followed it."""
 
     player: str
     text: str
@@ -63,7 +64,7 @@ class GameLog:
         self.setup = position if position != rules.new_game(self.game).position_str() else None
         self.players = list(start.get("players") or self.state.PLAYERS)
         self.tags: dict[str, str] = dict(start.get("tags", {}))
-        self.turns: list[Turn] = []
+        self.turns: list[Commit] = []
         self.preamble: list[str] = []  # notes before the first turn
         self.result = "*"
         self.termination = ""
@@ -115,7 +116,7 @@ class GameLog:
             for _ in range(pushed):  # a turn is applied whole or not at all
                 self.state.pop()
             raise GameLogError(f"turn {len(self.turns) + 1} {text!r}: {e}") from None
-        self.turns.append(Turn(event.player, text, at, event.t))
+        self.turns.append(Commit(event.player, text, at, event.t))
 
     def _follow_open(self, event: events.Event) -> None:
         """A question is open from its prompt until an answer, a turn or a correction; an

@@ -102,9 +102,9 @@ def run_live(args, layout: Layout) -> int:
         args.game, layout=layout, backend=args.backend, hardware=args.hardware, clock=clock,
         options=tuple(args.option), records=args.records, board=args.board, tags=args.tags,
         new=args.new, mqtt=args.mqtt, note=lambda text: print(f"sensorboard: {text}")))
-    service, recorder = board.service, board.recorder
+    service, writer = board.service, board.writer
     settle_memory()
-    folder = recorder.record_path.parent
+    folder = writer.record_path.parent
     if service.view.restore:
         cells = ", ".join(f"{c} {w}" for c, w in service.view.restore)
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
@@ -159,5 +159,5 @@ def run_live(args, layout: Layout) -> int:
                 print(line)
         finally:
             board.close()  # record, link and journal closed; the LEDs go dark
-    print(f"{service.result()}; record written to {recorder.record_path}")
+    print(f"{service.result()}; record written to {writer.record_path}")
     return 0

@@ -333,9 +333,9 @@ def command(args) -> int:
     import sys
     from pathlib import Path
 
+    from sensorboard.gamerecord import results_csv, round_text
     from sensorboard.journal import JournalError
     from sensorboard.mqtt import MqttUrlError, parse_broker
-    from sensorboard.record import results_csv, round_text
 
     def fail(message: str) -> int:
         print(f"sensorboard {args.command}: {message}", file=sys.stderr)

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from sensorboard import events
 from sensorboard.gamelog import GameLog, GameLogError
+from sensorboard.gamerecord import Record, record_from_log
 from sensorboard.journal import connect
-from sensorboard.record import Record, record_from_log
 
 ARRIVALS = """
 CREATE TABLE IF NOT EXISTS arrivals (

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from sensorboard.record import results_csv, round_text
+from sensorboard.gamerecord import results_csv, round_text
 from sensorboard.recorder import Recorder
 from sensorboard.tournament import Pairing
 from sensorboard.web.broadcast import Broadcast, add_routes

@@ -15,10 +15,10 @@ import rules
 from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
 from sensorboard import guidance
+from sensorboard.gamerecord import parse_record, parse_records
+from sensorboard.gamewriter import open_game, open_journal
 from sensorboard.mqtt import attach
-from sensorboard.record import parse_record, parse_records
 from sensorboard.recorder import Recorder
-from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from sensorboard.store import SqliteStore
@@ -83,13 +83,13 @@ class Board4:
 
     def __init__(self, folder, broker_port):
         self.journal = open_journal(folder / "b4", board="4")
-        self.recorder, _ = open_game(self.journal, "tessella",
-                                     tags={"Event": "Open", "Round": "2", "White": "Ann",
-                                           "Black": "Bo"})
+        self.writer, _ = open_game(self.journal, "tessella",
+                                   tags={"Event": "Open", "Round": "2", "White": "Ann",
+                                         "Black": "Bo"})
         self.link = attach(self.journal, f"mqtt://127.0.0.1:{broker_port}")
         self.clock = VirtualClock()
-        self.service = BoardService(self.recorder.state, layout_for_game("tessella"),
-                                    clock=self.clock, listeners=[self.recorder.event])
+        self.service = BoardService(self.writer.state, layout_for_game("tessella"),
+                                    clock=self.clock, listeners=[self.writer.event])
         self.service.corrections = self.link.commands
         self.run = VirtualRun(self.service, self.clock, [].append)
         line = rules.new_game("tessella")
@@ -108,7 +108,7 @@ class Board4:
 
     def close(self):
         self.link.stop(timeout=1)
-        self.recorder.close()
+        self.writer.close()
         self.journal.close()
 
 
@@ -177,8 +177,8 @@ def test_a_position_that_ends_the_game_is_the_result_everywhere(tmp_path, broker
     advice = guidance.advice(b4.service)
     assert advice["kind"] == "position" and "Taken back" not in advice["text"]
     assert "Arbiter Eve set the position: the game is over" in advice["text"]
-    b4.recorder.flush()
-    own = parse_record(b4.recorder.record_path.read_text())
+    b4.writer.flush()
+    own = parse_record(b4.writer.record_path.read_text())
     assert own.tags["Result"] == "1-0" and own.tags["Termination"] == "fourth capture"
     wait_until(lambda: overview_row(pages)["result"] == "1-0", what="the result on the overview")
     assert overview_row(pages)["ended"]

@@ -9,8 +9,8 @@ from boards import hints
 from boards.choreography import turn_ops
 from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
-from sensorboard.record import parse_record
-from sensorboard.recording import open_game, open_journal
+from sensorboard.gamerecord import parse_record
+from sensorboard.gamewriter import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 
@@ -30,13 +30,13 @@ def play(service, run, state, moves, rng, t):
 
 def board(game, records, *, resumed_pieces=None, new=False):
     journal = open_journal(records, board="3")
-    recorder, resumed = open_game(journal, game, tags={"Round": "2"}, new=new)
+    writer, resumed = open_game(journal, game, tags={"Round": "2"}, new=new)
     clock = VirtualClock()
     pieces = resumed_pieces if resumed else None
-    service = BoardService(recorder.state, layout_for_game(game), clock=clock,
-                           listeners=[recorder.event], resumed=resumed, pieces=pieces)
+    service = BoardService(writer.state, layout_for_game(game), clock=clock,
+                           listeners=[writer.event], resumed=resumed, pieces=pieces)
     out = []
-    return journal, recorder, resumed, service, VirtualRun(service, clock, out.append), out
+    return journal, writer, resumed, service, VirtualRun(service, clock, out.append), out
 
 
 def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
@@ -46,7 +46,7 @@ def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
     for _ in range(6):
         line.push(rng.choice(line.legal_moves()))
     moves = line.move_stack
-    journal, recorder, resumed, service, run, out = board(game, tmp_path)
+    journal, writer, resumed, service, run, out = board(game, tmp_path)
     assert not resumed
     t = play(service, run, rules.new_game(game), moves[:4], rng, 0.5)
     # half of the fifth turn, then the power goes: no end, nothing closed
@@ -57,7 +57,7 @@ def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
     run.scan_until(t)
     service.sim_lift(ops[0][1])
     run.scan_until(t + 0.5)
-    recorder.flush()
+    writer.flush()
     assert [x["move"] for x in out if x["type"] == "move"] == [state.move_str(m)
                                                              for m in moves[:4]]
     journal.close()
@@ -67,7 +67,7 @@ def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
     other.mkdir()
     shutil.copy(tmp_path / "journal.sqlite", other / "journal.sqlite")
     start = rules.new_game(game).physical()
-    journal2, recorder2, resumed, service2, run2, out2 = board(game, other,
+    journal2, writer2, resumed, service2, run2, out2 = board(game, other,
                                                                resumed_pieces=start)
     assert resumed and journal2.board == "3"
     assert service2.tracker.state.position_str() == state.position_str()
@@ -95,24 +95,24 @@ def test_a_game_cut_off_mid_turn_resumes_after_the_board_is_put_right(tmp_path):
     assert not [x for x in out2 if x["type"] in ("move", "error")]
     # then play goes on: the rest of the game, numbered on from the journal
     t = play(service2, run2, state.clone(), moves[4:], rng, t + 0.5)
-    recorder2.flush()
+    writer2.flush()
     assert [(x["ply"], x["move"]) for x in out2 if x["type"] == "move"] == [
         (5, line.move_str(moves[4])), (6, line.move_str(moves[5]))]
-    record = parse_record(recorder2.record_path.read_text())
+    record = parse_record(writer2.record_path.read_text())
     assert [turn.text for turn in record.turns] == [line.move_str(m) for m in moves]
     assert record.tags["Round"] == "2" and record.tags["Board"] == "3"
-    recorder2.close()
+    writer2.close()
     journal2.close()
 
 
 def test_a_new_game_ends_the_unfinished_one_as_abandoned(tmp_path):
-    journal, recorder, _, service, run, _ = board("tessella", tmp_path)
-    recorder.close()
-    first = recorder.uid
+    journal, writer, _, service, run, _ = board("tessella", tmp_path)
+    writer.close()
+    first = writer.uid
     journal.close()
-    journal, recorder, resumed, *_ = board("teblo", tmp_path)
-    assert not resumed and recorder.uid != first
-    recorder.close()
+    journal, writer, resumed, *_ = board("teblo", tmp_path)
+    assert not resumed and writer.uid != first
+    writer.close()
     games = dict(journal.games())
-    assert games == {first: True, recorder.uid: False}
+    assert games == {first: True, writer.uid: False}
     assert journal.entries(first)[-1].item["reason"] == "abandoned"

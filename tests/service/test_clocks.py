@@ -16,9 +16,9 @@ from hardware.clock import VirtualClock
 from sensorboard import clocks
 from sensorboard.clocks import GameClock, Phase, TimeControl, TimeControlError
 from sensorboard.gamelog import GameLog
-from sensorboard.record import parse_record
+from sensorboard.gamerecord import parse_record
+from sensorboard.gamewriter import open_game, open_journal
 from sensorboard.recorder import BoardView
-from sensorboard.recording import open_game, open_journal
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
 from sensorboard.terminal import render
@@ -144,13 +144,13 @@ class Board:
 
     def __init__(self, tmp_path, control: str):
         self.journal = open_journal(tmp_path, board="7")
-        self.recorder, _ = open_game(self.journal, "tessella",
-                                     tags={"TimeControl": control, "Round": "1"})
+        self.writer, _ = open_game(self.journal, "tessella",
+                                   tags={"TimeControl": control, "Round": "1"})
         self.clock = VirtualClock()
         self.items: list[dict] = []
-        self.service = BoardService(self.recorder.state, layout_for_game("tessella"),
-                                    clock=self.clock, listeners=[self.recorder.event],
-                                    timing=clocks.for_log(self.recorder.log, 0.0))
+        self.service = BoardService(self.writer.state, layout_for_game("tessella"),
+                                    clock=self.clock, listeners=[self.writer.event],
+                                    timing=clocks.for_log(self.writer.log, 0.0))
         self.run = VirtualRun(self.service, self.clock, self.items.append)
         self.state = rules.new_game("tessella")
         self.rng = random.Random(3)
@@ -169,8 +169,8 @@ class Board:
         return clocks.remaining(self.service.timing, player, self.clock.now())
 
     def record(self):
-        self.recorder.flush()
-        return parse_record(self.recorder.record_path.read_text())
+        self.writer.flush()
+        return parse_record(self.writer.record_path.read_text())
 
 
 def test_a_game_on_the_board_increments_flags_and_is_recorded(tmp_path):
@@ -233,10 +233,10 @@ def test_a_resumed_game_keeps_its_clock(tmp_path):
     b = Board(tmp_path, "300+0")
     b.service.press("clock")
     b.move(20.0)
-    b.recorder.close()
-    recorder, resumed = open_game(b.journal, "tessella")
+    b.writer.close()
+    writer, resumed = open_game(b.journal, "tessella")
     assert resumed
-    timing = clocks.for_log(recorder.log, 0.0)
+    timing = clocks.for_log(writer.log, 0.0)
     assert timing.phase is Phase.READY and timing.players[timing.turn] == "dark"
     assert 279.5 < clocks.remaining(timing, "clear", 0.0) < 280.5
 

@@ -226,21 +226,21 @@ def test_takeback_lights_what_to_put_back_and_the_record_drops_the_move(tmp_path
     import rules as rules_
     from boards import hints
     from boards.tracker import Tracker
-    from sensorboard.record import parse_record
-    from sensorboard.recording import Recorder, open_journal
+    from sensorboard.gamerecord import parse_record
+    from sensorboard.gamewriter import GameWriter, open_journal
 
     tracker = Tracker(rules_.new_game("tessella"))
-    recorder = Recorder.new(open_journal(tmp_path), rules_.new_game("tessella"))
+    writer = GameWriter.new(open_journal(tmp_path), rules_.new_game("tessella"))
     from sensorboard.service import event_json
 
     for e in tracker.change("c1", False, 0.0) + tracker.change("c2", True, 0.5):
-        recorder.event(event_json(e))
-    recorder.flush()
-    assert "1. c1-c2" in recorder.record_path.read_text()
+        writer.event(event_json(e))
+    writer.flush()
+    assert "1. c1-c2" in writer.record_path.read_text()
     for e in tracker.press("takeback", 1.0):
-        recorder.event(event_json(e))
+        writer.event(event_json(e))
     assert hints.plan(tracker.view(), 1.1) == {"c1": "missing", "c2": "wrong"}
-    recorder.flush()
-    record = parse_record(recorder.record_path.read_text())
+    writer.flush()
+    record = parse_record(writer.record_path.read_text())
     assert record.turns == [] and record.preamble == ["taken back: c1-c2"]
     assert tracker.state.move_stack == [] and tracker.state.to_move == "clear"

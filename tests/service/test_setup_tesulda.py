@@ -141,23 +141,23 @@ def light_text(old_new=(("a1=Sssh", "a1=Sssz"), ("a2=Sssz", "a2=Sssh"))):
 
 def test_a_side_entered_replaces_that_side_and_is_journaled(tmp_path):
     from sensorboard.gamelog import GameLog
-    from sensorboard.recording import open_game, open_journal
+    from sensorboard.gamewriter import open_game, open_journal
 
     journal = open_journal(tmp_path)
-    recorder, _ = open_game(journal, "tesulda")
+    writer, _ = open_game(journal, "tesulda")
     clock = VirtualClockAt0()
-    service = BoardService(recorder.state, LAYOUT, clock=clock, backend="sim",
-                           listeners=[recorder.event])
+    service = BoardService(writer.state, LAYOUT, clock=clock, backend="sim",
+                           listeners=[writer.event])
     assert service.set_up(light_text()) == []
     state = service.tracker.state
     assert str(state.figure("a1")) == "Sssz" and str(state.figure("a2")) == "Sssh"
     assert str(state.figure("a10")) == "Sssh"  # dark as it stood
     assert not service.tracker.restoring  # the same squares are filled
     assert service.sim_pieces("a1") == 4  # the simulated figure rebuilt: base + 3 pieces
-    recorder.close()
-    log = GameLog.from_entries(journal.entries(recorder.uid))
+    writer.close()
+    log = GameLog.from_entries(journal.entries(writer.uid))
     assert log.state.position_str() == state.position_str()
-    assert "SetUp" in recorder.record_path.read_text()
+    assert "SetUp" in writer.record_path.read_text()
 
 
 def test_a_bad_setup_lists_every_fault_and_changes_nothing():

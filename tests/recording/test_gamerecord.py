@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 import rules
 from sensorboard.gamelog import GameLog
-from sensorboard.record import (
+from sensorboard.gamerecord import (
     Record,
     RecordError,
-    RecordTurn,
+    RecordPly,
     format_record,
     parse_record,
     parse_records,
@@ -46,7 +46,7 @@ def records(draw):
         notes = draw(st.lists(TEXT.filter(bool), max_size=2))
         ts = draw(st.none() | st.from_regex(r"\A[0-2][0-9]:[0-5][0-9]:[0-5][0-9]\Z"))
         clock = draw(st.none() | st.from_regex(r"\A[0-9]:[0-5][0-9]:[0-5][0-9]\Z"))
-        turns.append(RecordTurn(text, ts, clock, [" ".join(notes)] if notes else []))
+        turns.append(RecordPly(text, ts, clock, [" ".join(notes)] if notes else []))
     tags = {"Event": draw(TEXT), "Round": draw(TEXT), "White": draw(TEXT),
             "Black": draw(TEXT), "Result": draw(st.sampled_from(["1-0", "0-1", "1/2-1/2", "*"])),
             "Game": game, "Board": draw(TEXT)}
@@ -98,7 +98,7 @@ def test_the_record_numbers_turns_as_the_terminal_does():
     turns = []
     for _ in range(5):
         move = state.legal_moves()[0]
-        turns.append(RecordTurn(state.move_str(move)))
+        turns.append(RecordPly(state.move_str(move)))
         state.push(move)
     text = format_record(Record({"Game": "tessella"}, turns))
     body = " ".join(text.split("\n\n", 1)[1].split()[:-1])
@@ -181,7 +181,7 @@ def test_a_round_exports_as_one_file_and_a_results_table():
 
 
 def test_a_note_that_looks_like_a_command_stays_a_note():
-    record = Record({"Game": "tessella"}, [RecordTurn("e4-e5", notes=['[%setup "x"] {ok}'])])
+    record = Record({"Game": "tessella"}, [RecordPly("e4-e5", notes=['[%setup "x"] {ok}'])])
     back = parse_record(format_record(record))
     assert back.turns[0].setup is None and back.turns[0].notes == ['[ %setup "x"] (ok)']
 

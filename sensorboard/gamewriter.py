@@ -1,9 +1,9 @@
-"""A board records its games: the journal written off the caller's thread, and the
+"""A board writes its games down: the journal written off the caller's thread, and the
 record file rewritten from the journal after every turn.
 
-The service hands every event to :meth:`Recorder.event` (a listener; it never waits
+The service hands every event to :meth:`GameWriter.event` (a listener; it never waits
 for the disk). A game that was not finished when the board stopped (power cut,
-Ctrl-C, a journal copied from another Pi) is picked up again with :meth:`Recorder.resume`.
+Ctrl-C, a journal copied from another Pi) is picked up again with :meth:`GameWriter.resume`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 import rules
 from sensorboard import events
 from sensorboard.gamelog import GameLog
+from sensorboard.gamerecord import format_record, record_from_log
 from sensorboard.journal import Entry, Journal
-from sensorboard.record import format_record, record_from_log
 
 JOURNAL_NAME = "journal.sqlite"
 # What the record shows: an entry of these kinds rewrites it.
@@ -26,7 +26,7 @@ REWRITE = (events.Start, events.Move, events.Takeback, events.Correction, events
            events.End, events.Clock)
 
 
-class Recorder:
+class GameWriter:
     """One game of a board being recorded into its journal and its record file."""
 
     def __init__(self, journal: Journal, log: GameLog, uid: str, folder: Path) -> None:
@@ -36,27 +36,27 @@ class Recorder:
         self.folder = folder
         self.lock = threading.Lock()  # the log is updated on the writer thread
         self.listeners: list[Callable[[list[Entry]], None]] = []
-        self.writer = journal.writer()
-        self.writer.listeners.append(self._written)
+        self.queue = journal.writer()
+        self.queue.listeners.append(self._written)
         stamp = time.strftime("%Y%m%d", time.gmtime(log.started_at or time.time()))
         self.record_path = folder / f"{stamp}-{log.game}-{uid}.txt"
 
     @classmethod
     def new(cls, journal: Journal, state: rules.GameState, *, tags: dict | None = None,
-            options: dict | None = None, folder: str | Path | None = None) -> Recorder:
+            options: dict | None = None, folder: str | Path | None = None) -> GameWriter:
         """Begin a new game of ``state`` (its start position) in ``journal``."""
         header = journal.start_game({
             "game": state.NAME, "options": dict(options or {}),
             "position": state.position_str(), "players": list(state.PLAYERS),
             "tags": dict(tags or {}),
         })
-        recorder = cls(journal, GameLog(header, time.time()), header["uid"],
-                       Path(folder or journal.path.parent))
-        recorder.writer.put(header["uid"], header)
-        return recorder
+        writer = cls(journal, GameLog(header, time.time()), header["uid"],
+                     Path(folder or journal.path.parent))
+        writer.queue.put(header["uid"], header)
+        return writer
 
     @classmethod
-    def resume(cls, journal: Journal, folder: str | Path | None = None) -> Recorder | None:
+    def resume(cls, journal: Journal, folder: str | Path | None = None) -> GameWriter | None:
         """The journal's unfinished game, rebuilt through the rules; None if there is none."""
         uid = journal.unfinished()
         if uid is None:
@@ -72,7 +72,7 @@ class Recorder:
 
     def event(self, item: dict) -> None:
         """Journal one event of the service (returns at once)."""
-        self.writer.put(self.uid, item)
+        self.queue.put(self.uid, item)
 
     def _written(self, entries: list[Entry]) -> None:
         entries = [e for e in entries if e.game == self.uid]
@@ -101,13 +101,13 @@ class Recorder:
             self.event({"type": "end", "result": "*", "reason": "abandoned", "by": by})
 
     def flush(self) -> bool:
-        return self.writer.flush()
+        return self.queue.flush()
 
     def close(self) -> None:
         """Wait until the game's entries are on disk; the game stays open for resuming."""
-        self.writer.flush()
-        if self._written in self.writer.listeners:
-            self.writer.listeners.remove(self._written)
+        self.queue.flush()
+        if self._written in self.queue.listeners:
+            self.queue.listeners.remove(self._written)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -128,20 +128,20 @@ def open_journal(records: str | Path, board: str | None = None) -> Journal:
 
 def open_game(journal: Journal, game: str, *, tags: dict | None = None, new: bool = False,
               note: Callable[[str], None] = lambda text: None,
-              options: dict | None = None) -> tuple[Recorder, bool]:
+              options: dict | None = None) -> tuple[GameWriter, bool]:
     """The journal's unfinished game of ``game`` to go on with, or else a new one
     (an unfinished game of another game, or any with ``new``, is ended as abandoned).
-    Returns the recorder and whether the game was resumed."""
-    recorder = Recorder.resume(journal)
-    if recorder is not None:
-        if recorder.log.game == game and not new:
-            turns = len(recorder.log.turns)
-            note(f"resuming the unfinished {game} game {recorder.uid} ({turns} "
+    Returns the writer and whether the game was resumed."""
+    writer = GameWriter.resume(journal)
+    if writer is not None:
+        if writer.log.game == game and not new:
+            turns = len(writer.log.turns)
+            note(f"resuming the unfinished {game} game {writer.uid} ({turns} "
                  f"turn{'' if turns == 1 else 's'} played; --new starts a new game)")
-            return recorder, True
-        note(f"the unfinished {recorder.log.game} game {recorder.uid} is ended as abandoned")
-        recorder.abandon()
-        recorder.close()
+            return writer, True
+        note(f"the unfinished {writer.log.game} game {writer.uid} is ended as abandoned")
+        writer.abandon()
+        writer.close()
     options = dict(options or {})  # the rules' options (rank_stones=5), kept in the journal
-    return Recorder.new(journal, rules.new_game(game, **options), tags=tags,
+    return GameWriter.new(journal, rules.new_game(game, **options), tags=tags,
                         options=options), False

@@ -92,7 +92,9 @@ def _label(ply: int, players: int, first: int) -> str:
 # --- the record as data -------------------------------------------------------------
 
 @dataclass
-class RecordTurn:
+class RecordPly:
+    """One player's turn as a record writes it: its notation and its comment."""
+
     text: str  # the turn's decisions joined by spaces
     ts: str | None = None  # time of day (UTC) of the commit, HH:MM:SS
     clock: str | None = None  # the mover's remaining time after the turn, H:MM:SS
@@ -103,7 +105,7 @@ class RecordTurn:
 @dataclass
 class Record:
     tags: dict[str, str]
-    turns: list[RecordTurn]
+    turns: list[RecordPly]
     preamble: list[str] = field(default_factory=list)  # notes before the first turn
 
     @property
@@ -175,7 +177,7 @@ def record_from_log(log: GameLog) -> Record:
                 setup = m.group(1)
                 note = note[:m.start()].rstrip()
             notes.append(_clean(note))
-        turns.append(RecordTurn(turn.text, ts, clock, notes, setup))
+        turns.append(RecordPly(turn.text, ts, clock, notes, setup))
     return Record(tags, turns, [_clean(n) for n in log.preamble])
 
 
@@ -186,7 +188,7 @@ def _tag_value(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _comment(turn: RecordTurn) -> str:
+def _comment(turn: RecordPly) -> str:
     parts = []
     if turn.ts:
         parts.append(f"[%ts {turn.ts}]")
@@ -321,7 +323,7 @@ def _parse(lines: list[str], where: str, i: int) -> tuple[Record, int]:
         state.push(move)
         current.append(token)
         if state.outcome() is not None or state.to_move not in (mover, rules.CHANCE):
-            record.turns.append(RecordTurn(" ".join(current)))
+            record.turns.append(RecordPly(" ".join(current)))
             current = []
     if current:
         raise RecordError(f"{where}:{tokens[-1][0]}: the last turn "
