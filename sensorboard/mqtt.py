@@ -170,6 +170,7 @@ class BoardLink:
         self._wake: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._stop = False
+        self.channels: list = []  # more topics on this connection (sensorboard.remote)
 
     # --- from the journal writer's thread -------------------------------------------
 
@@ -179,6 +180,27 @@ class BoardLink:
             self.queue.extend(entries)
         if self.loop is not None and self._wake is not None:
             self.loop.call_soon_threadsafe(self._wake.set)
+
+    # --- channels: more topics on the board's one connection ---------------------------
+
+    def add_channel(self, channel) -> None:
+        """Subscribe ``channel.topics`` on every (re)connect, hand their messages (decoded
+        JSON) to ``channel.receive(topic, data)`` and call ``channel.connected()`` once
+        subscribed. Add it before :meth:`start`."""
+        self.channels.append(channel)
+
+    def remove_channel(self, channel) -> None:
+        if channel in self.channels:
+            self.channels.remove(channel)
+
+    def send(self, topic: str, payload: str) -> bool:
+        """Publish ``payload`` on ``topic`` (QoS 1) from any thread; False while not
+        connected (the caller sends again on ``connected()``)."""
+        loop, client = self.loop, self.client
+        if loop is None or client is None or not self.connected:
+            return False
+        asyncio.run_coroutine_threadsafe(client.publish(topic, payload, qos=1), loop)
+        return True
 
     # --- the connection ------------------------------------------------------------
 
@@ -204,8 +226,13 @@ class BoardLink:
                     # its own status too: a will the broker sends late (after a broker
                     # restart) is put right at once
                     await client.subscribe(self._topic("status"), qos=1)
+                    for channel in self.channels:
+                        for name in channel.topics:
+                            await client.subscribe(name, qos=1)
                     await self._online(client)
                     self._reload()
+                    for channel in self.channels:
+                        channel.connected()
                     listen = asyncio.ensure_future(self._listen(client))
                     try:
                         await self._publish_loop(client)
@@ -293,6 +320,9 @@ class BoardLink:
                 continue
             if not isinstance(data, dict):
                 continue
+            for channel in self.channels:
+                if any(message.topic.matches(name) for name in channel.topics):
+                    channel.receive(str(message.topic), data)
             if message.topic.matches(self._topic("ack")):
                 seq = data.get("seq")
                 if self.acknowledges(data):
@@ -358,10 +388,11 @@ class BoardLink:
             self._thread.join(timeout)
 
 
-def attach(journal: Journal, url: str) -> BoardLink:
-    """Publish ``journal`` to the broker at ``url`` from a thread of its own."""
+def attach(journal: Journal, url: str, *, start: bool = True) -> BoardLink:
+    """Publish ``journal`` to the broker at ``url`` from a thread of its own (``start``
+    False: not yet, so that channels can be added first)."""
     host, port, login = parse_broker(url)
     link = BoardLink(journal, host, port, login=login)
     journal.writer().listeners.append(link.written)
-    return link.start()
+    return link.start() if start else link
 

@@ -1,0 +1,423 @@
+"""Another board as the opponent: two boards paired over MQTT play one game.
+
+Each board's player carries out the other board's turns on their own board (the LEDs show
+them); each board journals every turn once. The boards talk on their MQTT link (the one
+that publishes the journal, :class:`sensorboard.mqtt.BoardLink`), QoS 1 on persistent
+sessions, one topic per direction of a pairing:
+
+- ``sensorboard/<from>/play/<to>``: what board ``from`` says to board ``to``.
+
+Every message is a JSON object signed with the pairing's key (HMAC-SHA256), a key derived
+from the pairing code both boards show, so a message from anyone without the code is
+refused; on a secured hall the broker's ACL also lets only board ``from`` write its topic.
+
+- ``hello`` ``{turns, game, position, side}``: on every (re)connect and again while
+  unanswered: how many turns this board's game holds, the game and its start position,
+  and the side the sender's player plays (the receiver's opponent);
+- ``turn`` ``{ply, player, move}``: a turn of the sender's player, once it is in the
+  sender's journal; sent again until acknowledged (and after the receiver's hello says
+  it has fewer turns: a receiver restarted from its journal gets what it is missing);
+- ``ack`` ``{ply}``: the receiver holds the turn of that ply;
+- ``takeback`` ``{turns}``: the sender's game went back to ``turns`` turns;
+- ``refused`` ``{ply, reason}``: the receiver will not play that turn, and why.
+
+A turn is taken by its ply: one the board already holds is acknowledged again and never
+played twice; one that does not fit the position (another game, a turn the rules refuse,
+a ply that differs from the turn held) is refused with a line naming why.
+
+>>> pairing = Pairing("A", "B", "7K3M-Q9XZ")
+>>> pairing.outbox, pairing.inbox
+('sensorboard/A/play/B', 'sensorboard/B/play/A')
+>>> other = Pairing("B", "A", "7k3m q9xz")
+>>> verify(other.key, sign(pairing.key, {"kind": "ack", "ply": 3}))
+{'kind': 'ack', 'ply': 3}
+>>> verify(Pairing("B", "A", "7K3M-Q9XY").key, sign(pairing.key, {"kind": "ack", "ply": 3}))
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import rules
+from sensorboard import events
+from sensorboard.journal import Entry
+
+PREFIX = "sensorboard"
+RESEND = 5.0  # seconds without an answer before a hello or a turn is sent again
+ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+CODE_LENGTH = 8  # 40 bits
+SPEC = "board:NAME"
+KINDS = ("hello", "turn", "ack", "takeback", "refused")
+
+
+class PairingError(ValueError):
+    """A pairing that cannot be made (a bad code or board name)."""
+
+
+def new_code() -> str:
+    """A fresh random pairing code, as shown: ``7K3M-Q9XZ``."""
+    raw = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def normal_code(text: str) -> str:
+    """A code as typed (any case, spaces or dashes, O for 0, I or L for 1) as shown.
+
+    >>> normal_code(" 7k3m q9xz ")
+    '7K3M-Q9XZ'
+    >>> normal_code("7K3M")
+    Traceback (most recent call last):
+    ...
+    sensorboard.remote.PairingError: --pair '7K3M': a code is 8 letters and digits, like 7K3M-Q9XZ
+    """
+    raw = text.upper().replace("-", "").replace(" ", "")
+    raw = raw.translate(str.maketrans("OIL", "011"))
+    if len(raw) != CODE_LENGTH or any(c not in ALPHABET for c in raw):
+        raise PairingError(f"--pair {text!r}: a code is {CODE_LENGTH} letters and digits, "
+                           "like 7K3M-Q9XZ")
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def check_name(name: str, what: str = "board") -> str:
+    """A board name usable in a topic (letters, digits, - and _), or a one-line error."""
+    if not name or not all(c.isalnum() or c in "-_" for c in name) or not name.isascii():
+        raise PairingError(f"{what} {name!r}: a board's name is letters, digits, - and _")
+    return name
+
+
+def parse_spec(spec: str) -> str:
+    """``board:NAME`` -> NAME.
+
+    >>> parse_spec("board:7")
+    '7'
+    """
+    kind, _, name = spec.partition(":")
+    if kind != "board":
+        raise PairingError(f"--opponent {spec!r}: expected {SPEC}")
+    return check_name(name, f"--opponent {spec!r}:")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """This board (``me``) and the other (``peer``), paired by ``code``."""
+
+    me: str
+    peer: str
+    code: str
+    prefix: str = PREFIX
+    key: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        check_name(self.me)
+        check_name(self.peer)
+        if self.me == self.peer:
+            raise PairingError(f"--opponent board:{self.peer}: that is this board's own name")
+        object.__setattr__(self, "code", normal_code(self.code))
+        # scrypt makes each guess of the code dear: a message seen on the broker does not
+        # give the code away to a search
+        salt = "sensorboard pairing " + " ".join(sorted((self.me, self.peer)))
+        object.__setattr__(self, "key", hashlib.scrypt(
+            self.code.encode(), salt=salt.encode(), n=2**14, r=8, p=1, dklen=32))
+
+    @property
+    def outbox(self) -> str:
+        return f"{self.prefix}/{self.me}/play/{self.peer}"
+
+    @property
+    def inbox(self) -> str:
+        return f"{self.prefix}/{self.peer}/play/{self.me}"
+
+
+def _mac(key: bytes, message: dict) -> str:
+    body = json.dumps(message, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def sign(key: bytes, message: dict) -> dict:
+    return {**message, "mac": _mac(key, message)}
+
+
+def verify(key: bytes, message: object) -> dict | None:
+    """The message without its signature, or None when it is not signed with ``key``."""
+    if not isinstance(message, dict) or not isinstance(message.get("mac"), str):
+        return None
+    body = {k: v for k, v in message.items() if k != "mac"}
+    return body if hmac.compare_digest(_mac(key, body), message["mac"]) else None
+
+
+class Verdict(enum.Enum):
+    """What an arriving turn is to this board."""
+
+    NEW = "new"  # the next turn, the opponent's: to be carried out here
+    HELD = "held"  # a turn this board holds already (sent again): acknowledged again
+    EARLY = "early"  # a later ply than the next: it waits for the one before (sent again)
+    CONFLICT = "conflict"  # not the turn this board holds for that ply
+    MINE = "mine"  # a turn of this board's own player: only its player makes those
+
+
+def judge(turns: list[tuple[str, str]], waiting: dict[int, tuple[str, str]], side: str,
+          ply: int, player: str, move: str) -> Verdict:
+    """The verdict on a turn (``ply``: 1 is the game's first) given the turns this board
+    holds and those received and waiting to be carried out.
+
+    >>> judge([("clear", "c1-c2")], {}, "dark", 2, "dark", "a5-b4")
+    <Verdict.NEW: 'new'>
+    >>> judge([("clear", "c1-c2")], {}, "dark", 1, "clear", "c1-c2")
+    <Verdict.HELD: 'held'>
+    >>> judge([("clear", "c1-c2")], {}, "dark", 1, "clear", "b1-b2")
+    <Verdict.CONFLICT: 'conflict'>
+    """
+    held = turns[ply - 1] if 0 < ply <= len(turns) else waiting.get(ply)
+    if held is not None:
+        return Verdict.HELD if held == (player, move) else Verdict.CONFLICT
+    if player != side:
+        return Verdict.MINE
+    return Verdict.NEW if ply == len(turns) + 1 else Verdict.EARLY
+
+
+def refusal(state: rules.GameState, player: str, move: str) -> str | None:
+    """Why ``move`` is not a turn ``player`` can make from ``state``, or None if it is.
+
+    >>> state = rules.new_game("tessella")
+    >>> refusal(state, "clear", "c1-c2") is None
+    True
+    >>> refusal(state, "clear", "c1-c3")
+    "c1-c3: illegal move for clear: 'c1-c3'"
+    >>> refusal(state, "dark", "a5-a4")
+    "it is clear's turn, not dark's"
+    """
+    if state.outcome() is not None:
+        return "the game is over"
+    if state.to_move != player:
+        return f"it is {state.to_move}'s turn, not {player}'s"
+    probe = state.clone()
+    for word in move.split(" "):
+        if probe.to_move not in (player, rules.CHANCE):
+            return f"{move}: more decisions than one turn"
+        try:
+            probe.push_str(word)
+        except rules.RulesError as e:
+            return f"{move}: {e}"
+    if probe.to_move in (player, rules.CHANCE) and probe.outcome() is None:
+        return f"{move}: the turn is not complete"
+    return None
+
+
+@dataclass(frozen=True)
+class Game:
+    """What both boards must agree on: the game, its start position, this board's side."""
+
+    name: str
+    position: str
+    mine: str  # the side this board's player plays
+
+    def hello(self, turns: int) -> dict:
+        return {"kind": "hello", "turns": turns, "game": self.name, "position": self.position,
+                "side": self.mine}
+
+    def differs(self, hello: dict, theirs: str) -> str | None:
+        """Why the other board's game (its ``hello``) is not this one's, or None."""
+        if hello.get("game") != self.name:
+            return f"it plays {hello.get('game')}, this board {self.name}"
+        if hello.get("position") != self.position:
+            return "its game starts from another position"
+        if hello.get("side") != theirs:
+            return f"its player plays {hello.get('side')}, but here the opponent is {theirs}"
+        return None
+
+
+class RemoteOpponent:
+    """The board ``pairing.peer`` as the opponent, playing ``side`` (the contract of
+    :mod:`sensorboard.opponent`), over ``link`` (a :class:`sensorboard.mqtt.BoardLink`:
+    its ``send``, and this object as one of its channels). ``turns``: the game's turns so
+    far as this board's journal holds them, ``(player, move)``; ``uid``: the game's uid in
+    the journal, whose written entries (:meth:`written`) are what is sent; ``note`` says
+    a line on the terminal and the page."""
+
+    def __init__(self, pairing: Pairing, side: str, game: Game, link, *, uid: str,
+                 turns: list[tuple[str, str]] = (), note: Callable[[str], None] = print,
+                 resend: float = RESEND, now: Callable[[], float] = time.monotonic) -> None:
+        self.pairing, self.side, self.game, self.link, self.uid = pairing, side, game, link, uid
+        self.label = f"board:{pairing.peer}"
+        self.code = pairing.code
+        self.topics = [pairing.inbox]
+        self.note, self.resend, self.now = note, resend, now
+        self.turns = list(turns)  # as carried out on this board, in order
+        self.mine = {ply: t for ply, t in enumerate(self.turns, 1) if t[0] != side}  # journaled
+        self.waiting: dict[int, tuple[str, str]] = {}  # theirs, received, not yet carried out
+        self.acked = 0  # the last ply of this board's turns the other board holds
+        self.agreed: bool | None = None  # None until the other board's hello
+        self.refused: dict[int, str] = {}  # plies refused here, and why
+        self.said: set[str] = set()
+        self.last_sent = float("-inf")
+        self._lock = threading.RLock()
+
+    # --- the contract ---------------------------------------------------------------
+
+    def observe(self, event: events.Event) -> None:
+        """A turn carried out on this board (either player's), or one taken back."""
+        with self._lock:
+            if isinstance(event, events.Move) and event.ply >= 1:
+                del self.turns[event.ply - 1:]
+                self.turns.append((event.player, event.move))
+                self.waiting.pop(event.ply, None)
+            elif isinstance(event, events.Takeback) and event.ply >= 1:
+                self._back_to(event.ply - 1)
+                self._send({"kind": "takeback", "turns": event.ply - 1})
+
+    def poll(self, state: rules.GameState) -> str | None:
+        """The other board's next turn once it has come and fits ``state``; else None."""
+        with self._lock:
+            self._resend_if_due()
+            ply = len(self.turns) + 1
+            turn = self.waiting.get(ply)
+            if turn is None or not self.agreed:
+                return None
+            why = refusal(state, *turn)
+            if why is None:
+                return turn[1]
+            del self.waiting[ply]
+            self._refuse(ply, why)
+            return None
+
+    def close(self) -> None:
+        remove = getattr(self.link, "remove_channel", None)
+        if remove is not None:
+            remove(self)
+
+    # --- the journal's writer thread ----------------------------------------------------
+
+    def written(self, entries: list[Entry]) -> None:
+        """A journal listener: this board's own turns go out once they are on disk."""
+        for entry in entries:
+            if entry.game != self.uid:
+                continue
+            event = events.of(entry.item)
+            with self._lock:
+                if isinstance(event, events.Move) and event.player != self.side:
+                    self.mine[event.ply] = (event.player, event.move)
+                    self._send_turn(event.ply)
+                elif isinstance(event, events.Takeback):
+                    self.mine = {p: t for p, t in self.mine.items() if p < event.ply}
+
+    # --- the link's thread ----------------------------------------------------------------
+
+    def connected(self) -> None:
+        """The link is (again) connected: say how far this board is."""
+        with self._lock:
+            self._hello()
+
+    def receive(self, topic: str, data: object) -> None:
+        """A message on the pairing's inbox."""
+        body = verify(self.pairing.key, data)
+        peer, me = self.pairing.peer, self.pairing.me
+        if body is None:
+            self._say(f"a message from board {peer} not signed with this pairing's code "
+                      "was refused (is the same code given on both boards?)")
+            return
+        if body.get("from") != peer or body.get("to") != me or body.get("kind") not in KINDS:
+            self._say(f"a message on the pairing with board {peer} not from it was refused")
+            return
+        with self._lock:
+            getattr(self, f"_on_{body['kind']}")(body)
+
+    def _on_hello(self, body: dict) -> None:
+        turns = body.get("turns")
+        if not _count(turns):
+            return
+        why = self.game.differs(body, self.side)
+        if why is not None:
+            self.agreed = False
+            self._say(f"board {self.pairing.peer}: {why}; no turn is played between them")
+            return
+        self.agreed = True
+        self.acked = turns
+        if not body.get("seen"):
+            self._hello()
+        for ply in sorted(p for p in self.mine if p > turns):
+            self._send_turn(ply)
+
+    def _on_turn(self, body: dict) -> None:
+        ply, player, move = body.get("ply"), body.get("player"), body.get("move")
+        if self.agreed is False or not (_count(ply) and ply >= 1 and isinstance(player, str)
+                                        and isinstance(move, str)):
+            return
+        verdict = judge(self.turns, self.waiting, self.side, ply, player, move)
+        if verdict is Verdict.NEW:
+            self.waiting[ply] = (player, move)
+        if verdict in (Verdict.NEW, Verdict.HELD):
+            self._send({"kind": "ack", "ply": ply})
+        elif verdict is Verdict.CONFLICT:
+            held = (self.turns[ply - 1] if ply <= len(self.turns) else self.waiting[ply])[1]
+            self._refuse(ply, f"{move} is not the turn held here for it ({held})")
+        elif verdict is Verdict.MINE:
+            self._refuse(ply, f"{move}: {player} is played on this board")
+
+    def _on_ack(self, body: dict) -> None:
+        ply = body.get("ply")
+        if _count(ply) and self.acked < ply <= max(self.mine, default=0):
+            self.acked = ply
+
+    def _on_takeback(self, body: dict) -> None:
+        turns = body.get("turns")
+        if _count(turns) and turns < len(self.turns) + len(self.waiting):
+            self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}
+            if turns < len(self.turns):
+                self._say(f"board {self.pairing.peer} took back to turn {turns}: take back "
+                          "here too")
+
+    def _on_refused(self, body: dict) -> None:
+        self._say(f"board {self.pairing.peer} refused turn {body.get('ply')}: "
+                  f"{body.get('reason')}")
+
+    # --- sending -------------------------------------------------------------------------
+
+    def _back_to(self, turns: int) -> None:
+        del self.turns[turns:]
+        self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}
+        self.acked = min(self.acked, turns)
+
+    def _hello(self) -> None:
+        self._send({**self.game.hello(len(self.turns)), "seen": self.agreed is not None})
+
+    def _send_turn(self, ply: int) -> None:
+        player, move = self.mine[ply]
+        self._send({"kind": "turn", "ply": ply, "player": player, "move": move})
+
+    def _resend_if_due(self) -> None:
+        if self.now() - self.last_sent < self.resend:
+            return
+        if not self.agreed:
+            self._hello()
+        for ply in sorted(p for p in self.mine if p > self.acked):
+            self._send_turn(ply)
+
+    def _refuse(self, ply: int, why: str) -> None:
+        if self.refused.get(ply) == why:
+            return
+        self.refused[ply] = why
+        self._say(f"turn {ply} from board {self.pairing.peer} refused: {why}")
+        self._send({"kind": "refused", "ply": ply, "reason": why})
+
+    def _send(self, body: dict) -> None:
+        self.last_sent = self.now()
+        message = sign(self.pairing.key, {**body, "from": self.pairing.me,
+                                          "to": self.pairing.peer})
+        self.link.send(self.pairing.outbox, json.dumps(message))
+
+    def _say(self, line: str) -> None:
+        if line not in self.said:
+            self.said.add(line)
+            self.note(line)
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -1,0 +1,178 @@
+"""Two boards' opponents (sensorboard.remote) wired to each other through a link that
+delivers at once, drops or repeats messages: each turn is carried out once, in order, and
+a message that is not the pairing's or does not fit is refused with a line."""
+
+import json
+
+import pytest
+
+import rules
+from sensorboard import events
+from sensorboard.journal import Entry
+from sensorboard.remote import (
+    Game,
+    Pairing,
+    PairingError,
+    RemoteOpponent,
+    normal_code,
+    parse_spec,
+    sign,
+)
+
+CODE = "7K3M-Q9XZ"
+TURNS = ["c1-c2", "a4-b4", "c2-c3", "b4-b3", "d1-d2", "a3-ab34"]
+
+
+class Wire:
+    """A link that hands every message to the other board (unless ``down``)."""
+
+    def __init__(self) -> None:
+        self.peer: RemoteOpponent | None = None
+        self.down = False
+        self.sent: list[tuple[str, dict]] = []
+
+    def send(self, topic: str, payload: str) -> bool:
+        self.sent.append((topic, json.loads(payload)))
+        if self.down or self.peer is None:
+            return False
+        self.peer.receive(topic, json.loads(payload))
+        return True
+
+
+class Side:
+    """One board: its game, its journal's turns and its opponent (the other board)."""
+
+    def __init__(self, me: str, peer: str, plays: str, turns=(), note=None) -> None:
+        self.state = rules.new_game("tessella")
+        for _, move in turns:
+            self.state.push_str(move)
+        theirs = next(p for p in self.state.PLAYERS if p != plays)
+        self.wire = Wire()
+        self.lines: list[str] = []
+        self.clock = [0.0]
+        self.remote = RemoteOpponent(
+            Pairing(me, peer, CODE), theirs,
+            Game("tessella", rules.new_game("tessella").position_str(), plays), self.wire,
+            uid="g", turns=list(turns), note=note or self.lines.append,
+            now=lambda: self.clock[0])
+        self.journal: list[tuple[str, str]] = list(turns)
+
+    def commit(self, move: str) -> None:
+        """A turn carried out on this board: the service's event, then the journal's."""
+        ply, player = len(self.journal) + 1, self.state.to_move
+        self.state.push_str(move)
+        self.journal.append((player, move))
+        self.remote.observe(events.Move(0.0, ply, player, move))
+        item = events.Move(0.0, ply, player, move).to_json()
+        self.remote.written([Entry("x", ply, "g", 0.0, item)])
+
+
+def pair(a: Side, b: Side) -> None:
+    a.wire.peer, b.wire.peer = b.remote, a.remote
+    a.remote.connected()
+    b.remote.connected()
+
+
+def play(a: Side, b: Side, turns: list[str]) -> None:
+    """Each turn made on the board of its mover and carried out on the other as polled."""
+    for move in turns:
+        mover, other = (a, b) if a.state.to_move == a.remote.game.mine else (b, a)
+        mover.commit(move)
+        assert other.remote.poll(other.state) == move
+        other.commit(move)
+        assert other.remote.poll(other.state) is None
+
+
+def test_turns_go_both_ways_once_each():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    play(a, b, TURNS)
+    assert a.journal == b.journal == [(["clear", "dark"][i % 2], m) for i, m in enumerate(TURNS)]
+    assert a.remote.acked == 5 and b.remote.acked == 6
+    assert not a.lines and not b.lines
+
+
+def test_a_resent_turn_is_never_played_twice():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    play(a, b, TURNS[:2])
+    again = [m for t, m in a.wire.sent if m["kind"] == "turn"][-1]
+    b.remote.receive("sensorboard/A/play/B", again)
+    assert b.remote.poll(b.state) is None and not b.remote.waiting
+    assert [m["kind"] for _, m in b.wire.sent][-1] == "ack"  # acknowledged again
+
+
+def test_a_restarted_board_gets_what_it_missed_from_the_other():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    play(a, b, TURNS[:2])
+    a.commit("c2-c3")  # received by B, which is killed before it is carried out there
+    assert b.remote.waiting == {3: ("clear", "c2-c3")}
+    restarted = Side("B", "A", "dark", turns=b.journal)
+    pair(a, restarted)
+    assert restarted.remote.poll(restarted.state) == "c2-c3"
+    restarted.commit("c2-c3")
+    restarted.commit("b4-b3")
+    assert a.remote.poll(a.state) == "b4-b3"
+    assert [m["ply"] for _, m in a.wire.sent if m["kind"] == "turn"] == [1, 3, 3]
+
+
+def test_a_turn_that_does_not_fit_is_refused_with_a_line():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    b.remote.receive("sensorboard/A/play/B", sign(
+        b.remote.pairing.key, {"kind": "turn", "ply": 1, "player": "clear", "move": "c1-c3",
+                               "from": "A", "to": "B"}))
+    assert b.remote.poll(b.state) is None
+    assert b.lines == ["turn 1 from board A refused: c1-c3: illegal move for clear: 'c1-c3'"]
+    assert a.lines == ["board B refused turn 1: c1-c3: illegal move for clear: 'c1-c3'"]
+
+
+def test_a_message_without_the_code_or_from_elsewhere_is_refused():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    turn = {"kind": "turn", "ply": 1, "player": "clear", "move": "c1-c2", "from": "A",
+            "to": "B"}
+    b.remote.receive("sensorboard/A/play/B", sign(Pairing("A", "B", "7K3M-Q9XY").key, turn))
+    b.remote.receive("sensorboard/A/play/B", {**turn, "mac": "0" * 64})
+    b.remote.receive("sensorboard/A/play/B", sign(b.remote.pairing.key, {**turn, "from": "C"}))
+    assert b.remote.poll(b.state) is None
+    assert b.lines == [
+        "a message from board A not signed with this pairing's code was refused (is the "
+        "same code given on both boards?)",
+        "a message on the pairing with board A not from it was refused"]
+
+
+def test_boards_that_do_not_play_the_same_game_play_nothing():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "clear")
+    pair(a, b)
+    a.commit("c1-c2")
+    assert b.remote.poll(b.state) is None
+    assert b.lines == ["board A: its player plays clear, but here the opponent is dark; "
+                       "no turn is played between them"]
+
+
+def test_a_turn_unanswered_is_sent_again():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    a.wire.down = True
+    a.commit("c1-c2")
+    assert b.remote.poll(b.state) is None
+    a.wire.down = False
+    assert a.remote.poll(a.state) is None  # not yet: within the resend time
+    assert b.remote.poll(b.state) is None
+    a.clock[0] += 10
+    a.remote.poll(a.state)
+    assert b.remote.poll(b.state) == "c1-c2"
+
+
+@pytest.mark.parametrize("code", ["7K3M", "7K3M-Q9XU", ""])
+def test_a_bad_code_is_one_line(code):
+    with pytest.raises(PairingError, match="a code is 8 letters and digits"):
+        normal_code(code)
+
+
+@pytest.mark.parametrize("spec", ["board:", "board:a/b", "engine:3x", "board:#"])
+def test_a_bad_opponent_is_one_line(spec):
+    with pytest.raises(PairingError, match=f"--opponent {spec!r}"):
+        parse_spec(spec)
