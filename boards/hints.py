@@ -32,6 +32,8 @@ PALETTE: dict[str, RGB] = {
     "dodge": (0, 60, 60),        # a lifted piece may go here only by a Dodger's second leg
     "hint-from": (90, 90, 90),   # hint: the engine's turn takes a piece from here
     "hint-to": (0, 130, 70),     # hint: ... and puts it here
+    "opponent-from": (110, 0, 90),  # the opponent's turn: take a piece from here
+    "opponent-to": (140, 90, 0),    # ... and put it here
 }
 # For colour-blind players: the Okabe-Ito colours, chosen so that the roles that light
 # together (a turn: lifted, move, capture, lift, dodge; an error: wrong, missing, attacker)
@@ -54,6 +56,8 @@ COLOUR_BLIND: dict[str, RGB] = {
     "dodge": (153, 0, 255),      # violet
     "hint-from": (200, 200, 200),  # white
     "hint-to": (0, 114, 178),    # blue
+    "opponent-from": (213, 94, 0),  # vermillion
+    "opponent-to": (0, 114, 178),  # blue
 }
 PALETTES: dict[str, dict[str, RGB]] = {"standard": PALETTE, "colour-blind": COLOUR_BLIND}
 OFF: RGB = (0, 0, 0)

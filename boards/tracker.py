@@ -25,6 +25,7 @@ and:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable
 from typing import NamedTuple, Protocol
 
@@ -156,6 +157,9 @@ class Tracker(Readings):
         self.held: list[str | None] = []
         self.batch_cells: list[str] = []  # the cells the last scan changed
         self._spent: list[tuple] = []  # what ended turns listed, to let go when idle
+        # An opponent's turn, the only one its player may make (:meth:`expect`): the
+        # decisions made when it was given, the player, the turn's decisions from there.
+        self.expected: tuple[int, str, Turn] | None = None
         self._start_turn(listing)
 
     # --- the turn in progress ---------------------------------------------------
@@ -177,7 +181,7 @@ class Tracker(Readings):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
-        self._candidates = None if listing is None else listing.candidates
+        self._candidates = None if listing is None else self._only_expected(listing.candidates)
         self._listed_at = len(self.state.move_stack)  # the decisions made when they were
         # The next position's turns after a turn waiting or unseen, listed by an idle scan
         # (:meth:`prepare`): its decisions from the turn's start -> the candidates; and
@@ -234,7 +238,8 @@ class Tracker(Readings):
     def candidates(self) -> list[Candidate]:
         """Every legal turn of the position with its physical effect (computed once a turn)."""
         if self._candidates is None:
-            self._candidates = [] if self.state.outcome() else self._expand()
+            self._candidates = [] if self.state.outcome() else \
+                self._only_expected(self._expand())
             self._listed_at = len(self.state.move_stack)
         return self._candidates
 
@@ -1289,7 +1294,7 @@ class Tracker(Readings):
                 if not decisions.in_turn(self.state, self.player):
                     return out + self._end_turn(t)
                 self.after_visible = True
-                ways = [Turn((m,)) for m in self._next_decisions()]
+                ways = [Turn((m,)) for m in self._expected_next(self._next_decisions())]
                 if not ways:
                     raise RuntimeError(f"{self.player}'s turn has no legal way to go on")
             nxt = {w[0] for w in ways}
@@ -1587,6 +1592,51 @@ class Tracker(Readings):
         self.rolled = state.move_str(face)
         self._candidates = None
         return out
+
+    # --- an opponent's turn, expected ---------------------------------------------------
+
+    def expect(self, turn: tuple | None, since: int | None = None) -> None:
+        """Only ``turn`` (its decisions from the position after ``since`` decisions,
+        default: as it stands) may be made by the player to move: an opponent's turn lit
+        on the LEDs. ``()``: none yet (whatever is done is an error naming the cells to
+        put back); None: any legal turn."""
+        since = len(self.state.move_stack) if since is None else since
+        expected = None if turn is None else (since, self.player, Turn(turn))
+        if expected != self.expected:
+            self.expected = expected
+            self._candidates = None  # listed again, as the expectation allows
+
+    def _expected_rest(self) -> Turn | None:
+        """The expected turn's decisions still to come, or None where none is expected
+        of the position as it stands."""
+        if self.expected is None:
+            return None
+        base, player, turn = self.expected
+        done = tuple(self.state.move_stack[base:])
+        if player != self.player or len(self.state.move_stack) < base \
+                or turn[:len(done)] != done:
+            return None
+        return Turn(turn[len(done):])
+
+    def _only_expected(self, cands: list[Candidate]) -> list[Candidate]:
+        """The candidates (and of each, the ways) that make the expected turn."""
+        rest = self._expected_rest()
+        if rest is None:
+            return cands
+        out = []
+        for cand in cands:
+            ways = tuple(w for w in cand.ways if tuple(w) == rest[:len(w)])
+            if ways:
+                out.append(copy.copy(cand))
+                out[-1].ways = ways
+            elif not cand.ways and rest[:1] == (cand.move,):
+                out.append(cand)
+        return out
+
+    def _expected_next(self, moves: list) -> list:
+        """Of the decisions offered next, the expected one (all where none is)."""
+        rest = self._expected_rest()
+        return moves if not rest else [m for m in moves if m == rest[0]]
 
     def turns(self) -> list[str]:
         """The committed turns' notations, oldest first (a turn of several decisions is

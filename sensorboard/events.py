@@ -216,6 +216,19 @@ class Suggestion(Event):
     extra: dict = field(default_factory=dict)
 
 
+@_kind("opponent")
+@dataclass(frozen=True)
+class Proposed(Event):
+    """An opponent's turn (``by``: its label, e.g. ``engine level 2``), lit on the board
+    for the player there to carry out; its words say the decisions no sensor sees."""
+
+    player: str = ""
+    move: str = ""
+    words: str = ""
+    by: str = ""
+    extra: dict = field(default_factory=dict)
+
+
 @_kind("sensor")
 @dataclass(frozen=True)
 class Sensor(Event):

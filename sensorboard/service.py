@@ -34,6 +34,7 @@ from hardware.debounce import Debouncer
 from hardware.hand import SimHand
 from hardware.matrix import ghost_candidates
 from sensorboard import clocks, corrections, events, suggest
+from sensorboard.opponent import Opponent, Seat
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -101,12 +102,14 @@ class BoardService:
         dice: str = "physical",
         timing: clocks.GameClock | None = None,
         engine_hints: bool = True,
+        opponent: Opponent | None = None,
     ) -> None:
         """``resumed``: the game goes on from its journal, so a board that differs is put
         right first (the LEDs guide). ``pieces``: what stands on the simulated board at
         the start (default: the game's position). ``timing``: the game clock
         (:mod:`sensorboard.clocks`), None without a time control. ``engine_hints``:
-        ``hint`` asks the engine for a turn (:mod:`sensorboard.suggest`)."""
+        ``hint`` asks the engine for a turn (:mod:`sensorboard.suggest`). ``opponent``:
+        plays one side from elsewhere (:mod:`sensorboard.opponent`)."""
         if layout.game != state.NAME:
             raise ServiceError(f"{layout.path}: layout is for {layout.game}, not {state.NAME}")
         if dice not in DICE:
@@ -168,12 +171,19 @@ class BoardService:
         self.positioned: dict | None = None  # the arbiter's position correction, likewise
         self._setup_due: float | None = None  # when a board still not set up is an error
         self.suggester = suggest.Suggester() if engine_hints else None  # hint: the engine's turn
+        self.seat = None if opponent is None else Seat(opponent)
+        if self.seat is not None:
+            self.listeners.append(self.seat.heard)
         self._boot()
+        if self.seat is not None:
+            self.seat.expect(self)
 
     def close(self) -> None:
         """Darken the LEDs, release the hardware and stop the engine's search."""
         if self.suggester is not None:
             self.suggester.close()
+        if self.seat is not None:
+            self.seat.close()
         self.hardware.close()
 
     @property
@@ -335,6 +345,8 @@ class BoardService:
         flag = self.timing and not self.adjudicated and clocks.flag_at(self.timing)
         if flag and now >= flag:
             out += self._flag_fall()
+        if self.seat is not None:
+            out += self._seated(now)
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
         return out
@@ -409,6 +421,14 @@ class BoardService:
                                  round(tip.win, 3)).to_json()
         self.record(item)
         return [item]
+
+    def _seated(self, now: float) -> list[dict]:
+        """The opponent's turn, once it has come: journaled, lit until carried out."""
+        out = self.seat.scan(self, now)
+        if out:
+            self._dirty = True
+            self.revision += 1
+        return out
 
     def choose(self, value: str) -> list[dict]:
         now = self.clock.now()
@@ -621,6 +641,8 @@ class BoardService:
                    "result": result_text(state)}
             self.record(end)
             out += self._stop_clock(end["t"])
+        if self.seat is not None:
+            self.seat.expect(self)
         return out
 
     def record(self, item: dict) -> None:
@@ -635,6 +657,9 @@ class BoardService:
         tip = self.suggester.hint if self.suggester is not None else None
         if tip is not None and view.phase is Phase.IDLE:
             frame, self._frame_due = suggest.frame(tip, now), suggest.next_change(tip, now)
+        theirs = self.seat.frame(self, now) if self.seat is not None else None
+        if theirs is not None and view.phase is Phase.IDLE:
+            frame, self._frame_due = theirs, self.seat.next_change(now)
         if frame == self.frame:
             return
         self.frame = frame

@@ -26,13 +26,16 @@ BUDGET = {"seconds": 1.5}  # a search per hint: anytime, a move after 0.2 s
 SEED = 0
 
 
-def frame(hint: Hint, now: float) -> dict[str, str]:
-    """The cells of the step shown at ``now`` (the visible steps take turns)."""
+def frame(hint: Hint, now: float, roles: tuple[str, str] = ("hint-from", "hint-to")
+          ) -> dict[str, str]:
+    """The cells of the step shown at ``now`` (the visible steps take turns), in
+    ``roles``: where a piece leaves, where one goes."""
     steps = [s for s in hint.steps if s.visible]
     if not steps:
         return {}
     step = steps[int(now / STEP_SECONDS) % len(steps)]
-    return {cell: "hint-from" for cell in step.lifted} | {cell: "hint-to" for cell in step.placed}
+    leave, go = roles
+    return {cell: leave for cell in step.lifted} | {cell: go for cell in step.placed}
 
 
 def next_change(hint: Hint, now: float) -> float | None:

@@ -139,6 +139,8 @@ ROLE_TEXT = {
     "decline": "question: none is on offer (hint: next, clock: confirm)",
     "hint-from": "hint: the engine's turn takes a piece from here",
     "hint-to": "hint: the engine's turn puts a piece here",
+    "opponent-from": "the opponent's turn: take a piece from here",
+    "opponent-to": "the opponent's turn: put a piece here",
 }
 
 
@@ -159,7 +161,7 @@ def legend_json(game: str, palette: dict[str, tuple[int, int, int]] = hints.PALE
     with its colour and what it means.
 
     >>> [item["role"] for item in legend_json("teblo")][-4:]
-    ['winner', 'cut', 'hint-from', 'hint-to']
+    ['hint-from', 'hint-to', 'opponent-from', 'opponent-to']
     """
     special = {role for roles in GAME_ROLES.values() for role in roles}
     own = {role for role in GAME_ROLES[game] if role != "roll" or die}

@@ -18,7 +18,8 @@ DICHROMACY = {
                (0.004733, 0.691367, 0.303900)),
 }
 TOGETHER = [("lifted", "move", "capture", "lift", "dodge"),  # see hints.plan
-            ("wrong", "missing", "attacker"), ("hint-from", "hint-to")]
+            ("wrong", "missing", "attacker"), ("hint-from", "hint-to"),
+            ("opponent-from", "opponent-to")]
 
 
 def lab(rgb, vision=None):

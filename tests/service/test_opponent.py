@@ -1,0 +1,170 @@
+"""The opponent contract on the simulated board, for every game: the opponent's turn lit
+in its own roles and committed once carried out, another turn an error naming the cells,
+a takeback giving the opponent its turn again."""
+
+import random
+
+import pytest
+
+import rules
+from boards.choreography import turn_ops
+from boards.decisions import Turn
+from boards.layout import layout_for_game
+from hardware.clock import VirtualClock
+from sensorboard.opponent import PageOpponent, TurnError
+from sensorboard.replay import VirtualRun
+from sensorboard.service import BoardService
+
+GAMES = sorted(rules.GAMES)
+
+
+def whole_turns(state, rng, count):
+    """``count`` different visible whole turns of the player to move (decisions, chance
+    faces drawn at random), each as a Turn."""
+    found = {}
+    for _ in range(200):
+        work, line = state.clone(), []
+        while work.outcome() is None and work.to_move in (state.to_move, rules.CHANCE):
+            faces = [f for f, _ in work.chance_outcomes()]
+            line.append(rng.choice(faces or work.legal_moves()))
+            work.push(line[-1])
+        if work.physical() != state.physical():
+            found.setdefault(tuple(line), Turn(line))
+        if len(found) == count:
+            break
+    return list(found.values())
+
+
+def text(state, turn):
+    work, out = state.clone(), []
+    for decision in turn:
+        out.append(work.move_str(decision))
+        work.push(decision)
+    return " ".join(out)
+
+
+class Board:
+    """A simulated board with the page's opponent playing the side to move."""
+
+    def __init__(self, game):
+        self.clock = VirtualClock()
+        state = rules.new_game(game)
+        self.opponent = PageOpponent(state.to_move)
+        self.service = BoardService(state, layout_for_game(game), clock=self.clock,
+                                    bounce=0.0, engine_hints=False, opponent=self.opponent)
+        self.out = []
+        self.run = VirtualRun(self.service, self.clock, self.out.append)
+        self.t = 0.5
+
+    def act(self, ops, step=0.3):
+        script = []
+        for op, cell in ops:
+            script.append({"t": round(self.t, 3), "op": op, "cell": cell})
+            self.t += step
+        self.run.play(script)
+        self.t = self.clock.now() + 0.5
+
+    def press(self, button, player=None):
+        self.run.scan_until(self.t)
+        self.out += self.service.press(button, player)
+        self.t += 0.5
+        self.run.settle()
+        self.t = self.clock.now() + 0.5
+
+    def kinds(self, kind):
+        return [x for x in self.out if x["type"] == kind]
+
+    def close(self):
+        self.service.close()
+
+
+@pytest.fixture(params=GAMES)
+def board(request):
+    b = Board(request.param)
+    yield b
+    b.close()
+
+
+def propose(board, turn):
+    state = board.service.tracker.state
+    board.opponent.submit(state, text(state, turn))
+    board.run.scan_until(board.t)
+    board.out += board.service.step()  # the page's turn is taken at the next scan
+    board.t += 0.1
+
+
+def carry_out(board, state, turn, rng):
+    """The turn done by hand on the board (a turn that may still go on is ended with the
+    mover's clock); returns its lifts and places."""
+    ops = turn_ops(state, turn, rng)
+    moves = len(board.kinds("move"))
+    board.act(ops)
+    if len(board.kinds("move")) == moves:
+        board.press("clock", state.to_move)
+    return ops
+
+
+def test_the_opponents_turn_is_lit_and_committed_once_carried_out(board):
+    state = board.service.tracker.state.clone()
+    turn = whole_turns(state, random.Random(1), 1)[0]
+    propose(board, turn)
+    [shown] = board.kinds("opponent")
+    assert shown["move"] == text(state, turn) and shown["by"] == "page"
+    assert set(board.service.frame.values()) <= {"opponent-from", "opponent-to"}
+    assert board.service.frame  # a visible turn lights its first step
+    carry_out(board, state, turn, random.Random(2))
+    assert [m["move"] for m in board.kinds("move")] == [text(state, turn)]
+    assert not board.kinds("error")
+    assert "opponent-from" not in board.service.frame.values()
+
+
+def test_another_turn_is_an_error_naming_its_cells(board):
+    state = board.service.tracker.state.clone()
+    rng = random.Random(3)
+    expected, other = whole_turns(state, rng, 2)
+    propose(board, expected)
+    ops = turn_ops(state, other, rng)
+    board.act(ops)
+    board.run.scan_until(board.t + 2.0)
+    assert not board.kinds("move")
+    [error] = board.kinds("error")
+    touched = {cell for _, cell in ops}
+    assert set(error["cells"]) and set(error["cells"]) <= touched
+
+
+def test_nothing_is_expected_before_the_opponent_has_given_its_turn(board):
+    state = board.service.tracker.state.clone()
+    turn = whole_turns(state, random.Random(4), 1)[0]
+    board.act(turn_ops(state, turn, random.Random(4)))
+    board.run.scan_until(board.t + 2.0)
+    assert not board.kinds("move") and board.kinds("error")
+
+
+def test_a_takeback_gives_the_opponent_its_turn_again(board):
+    state = board.service.tracker.state.clone()
+    rng = random.Random(5)
+    first, second = whole_turns(state, rng, 2)
+    propose(board, first)
+    ops = carry_out(board, state, first, rng)
+    board.press("takeback")
+    [back] = board.kinds("takeback")
+    assert back["move"] == text(state, first)
+    undo = [("place" if op == "lift" else "lift", cell) for op, cell in reversed(ops)]
+    board.act(undo)
+    assert board.service.tracker.state.position_str() == state.position_str()
+    propose(board, second)
+    assert board.kinds("opponent")[-1]["move"] == text(state, second)
+    carry_out(board, state, second, rng)
+    assert [m["move"] for m in board.kinds("move")] == [text(state, first),
+                                                        text(state, second)]
+
+
+def test_the_page_hands_in_only_a_legal_turn_of_its_side():
+    state = rules.new_game("tessella")
+    page = PageOpponent("dark")
+    with pytest.raises(TurnError, match="not dark's turn"):
+        page.submit(state, "c1-c2")
+    page = PageOpponent("clear")
+    with pytest.raises(TurnError, match="c1-c5: not a legal decision of clear"):
+        page.submit(state, "c1-c5")
+    assert page.poll(state) is None
