@@ -8,7 +8,8 @@
 # Makes a hall CA (openssl) and the broker's TLS certificate for --host, a login with a
 # random password for every board (board-N), recorder (recorder-N) and arbiter (arbiter-N)
 # in a mosquitto password file (hashed by mosquitto_passwd), an ACL (a board writes only
-# its own topics, only a recorder writes acks, only an arbiter writes corrections), and
+# its own topics, only a recorder writes acks, only an arbiter writes corrections; a board
+# speaks to a paired board on its own play topic and hears only what is said to it), and
 # the broker's config: TLS with logins on --port for the hall network, logins on
 # --local-port for this machine only, nobody anonymous. For each login it leaves a folder
 # in /etc/sensorboard/hall/: the password, the CA's certificate and the broker URL to use
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
             esac
             shift 2 ;;
         --dry-run) dry=1; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) fail "unknown option $1 with --hall; options: --boards LIST, --recorders N," \
                 "--arbiters N, --host NAME, --port N, --local-port N, --root DIR, --dry-run" ;;
     esac
@@ -148,6 +149,10 @@ run mosquitto_passwd -U "$tls/passwd"
         for kind in journal state; do echo "topic write sensorboard/$name/$kind"; done
         echo "topic readwrite sensorboard/$name/status"
         for kind in ack command; do echo "topic read sensorboard/$name/$kind"; done
+        # remote play (docs/remote.md): it speaks on its own topic to each board it is
+        # paired with, and hears only what is said to it
+        echo "topic write sensorboard/$name/play/+"
+        echo "topic read sensorboard/+/play/$name"
     done
     for ((n = 1; n <= recorders; n++)); do
         printf '\nuser recorder-%s\ntopic read sensorboard/#\n' "$n"

@@ -26,9 +26,9 @@ REFUSED = "Not authorized"
 class Hall:
     """The files install.sh --hall wrote under ``root``, and a broker running them."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, boards: str = "1-2") -> None:
         self.root = folder / "root"
-        out = subprocess.run(["bash", str(INSTALL), "--hall", "--boards", "1-2", "--recorders",
+        out = subprocess.run(["bash", str(INSTALL), "--hall", "--boards", boards, "--recorders",
                               "2", "--host", "localhost", "--root", str(self.root)],
                              capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
