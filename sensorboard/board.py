@@ -33,6 +33,7 @@ from sensorboard import clocks
 from sensorboard import options as game_options
 from sensorboard.gamewriter import GameWriter, open_game, open_journal
 from sensorboard.journal import Journal
+from sensorboard.opponent import Choice, local_opponent
 from sensorboard.service import BoardService
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class BoardOptions:
     mqtt: str | None = None  # a broker's URL: the journal is published there
     error_delay: float = 1.0
     engine_hints: bool = True  # hint asks the engine (off in replay: its output is exact)
+    opponent: Choice | None = None  # a side played from elsewhere (sensorboard.opponent)
     note: Callable[[str], None] = field(default=lambda text: None, compare=False)
 
 
@@ -101,10 +103,13 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
     rule_opts, board_opts = game_options.split_options(opts.game, list(opts.options))
     fresh = game_options.new_game(opts.game, rule_opts)  # every value checked, given a state too
     start = fresh if opts.state is None else opts.state
+    if opts.opponent is not None:
+        opts.opponent.side_in(fresh)  # a side the game has, before anything is opened
     layout = opts.layout or layout_for_game(opts.game)
     clock = opts.clock or RealClock()
     hardware = open_backend(opts.backend, layout, opts.hardware or HardwareConfig(), clock)
     board = Board(None, journal=journal, link=link)  # type: ignore[arg-type]
+    opponent = None
     try:
         if journal is None and opts.records is not None:
             board.journal = open_journal(opts.records, board=opts.board)
@@ -116,14 +121,20 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             start = board.writer.state
         # A simulated board comes up set for a new game; a real one shows what it shows.
         pieces = fresh.physical() if board.resumed else None
+        dice = board_opts.get("dice", "physical")
+        if opts.opponent is not None:
+            opponent = local_opponent(opts.opponent, start, dice=dice,
+                                      seed=(opts.hardware or HardwareConfig()).seed or 0)
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.writer.event] if board.writer else [], pieces=pieces,
             error_delay=opts.error_delay, engine_hints=opts.engine_hints,
-            dice=board_opts.get("dice", "physical"),
+            dice=dice, opponent=opponent,
             timing=clocks.for_log(board.writer.log, clock.now()) if board.writer
             else clocks.for_tags(opts.tags or {}, start.PLAYERS, start.to_move))
     except BaseException:
+        if opponent is not None:
+            opponent.close()
         if board.writer is not None:
             board.writer.close()
         if board.owns_journal:

@@ -89,6 +89,11 @@ def build_parser() -> Parser:
     run.add_argument("--seed", type=int, help="fixes the electronic die's rolls "
                      "(--option dice=electronic); default: a new sequence every run")
     run.add_argument("--demo", action="store_true", help="play the bundled demo game")
+    run.add_argument("--opponent", metavar="WHO", help="a side played from elsewhere: "
+                     "engine[:LEVEL] (the board's engine, LEVEL 1-5, default 2), page (a "
+                     "person on the web page) or board:NAME (another board)")
+    run.add_argument("--opponent-side", metavar="PLAYER",
+                     help="the side the opponent plays (default: the game's second player)")
     run.add_argument("--speed", type=float, default=1.0,
                      help="demo speed, more than 0 (default 1: real time; 2: twice as fast)")
     run.add_argument("--records", help="folder for the journal and game records "
@@ -305,7 +310,8 @@ def settle_run_options(args) -> None:
     args.option = [*config_options(args, settings.get("options", {})), *args.option]
     from sensorboard.options import die_seed, start
 
-    start(args.game, args.option)  # every value the game takes, before anything is made
+    first, _ = start(args.game, args.option)  # every value the game takes, before anything is made
+    args.opponent = against(args, first)
     if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
                          f"{', '.join(backend_names())}")
@@ -324,6 +330,23 @@ def settle_run_options(args) -> None:
     if fault:
         raise UsageError(f"{records_key}: cannot write game records in {args.records} "
                          f"({fault})")
+
+
+def against(args, state: rules.GameState):
+    """``--opponent`` and ``--opponent-side`` as a :class:`sensorboard.opponent.Choice`
+    (None without ``--opponent``)."""
+    from sensorboard.opponent import ChoiceError, parse_choice
+
+    if args.opponent is None:
+        if args.opponent_side is not None:
+            raise UsageError("--opponent-side: give --opponent too (engine, page or board:NAME)")
+        return None
+    try:
+        choice = parse_choice(args.opponent, args.opponent_side)
+        choice.side_in(state)
+    except ChoiceError as e:
+        raise UsageError(str(e)) from None
+    return choice
 
 
 def serial_port(args, backend: str) -> None:

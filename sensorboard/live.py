@@ -41,6 +41,8 @@ def event_line(item: dict) -> str | None:
             return f"  taken back: {move_label(ply)} {move}; put the board back"
         case events_module.Rejected(reason=reason):
             return f"  sensorboard: {reason}"
+        case events_module.Proposed(by=by, move=move, words=words):
+            return f"  {by}: {move} ({words}); carry it out on the board"
         case events_module.Suggestion(move=move, words=words, win=win):
             return f"  hint: {move} ({words}; the engine gives it {win:.0%})"
         case events_module.Clock(why="flag", side=side):
@@ -101,7 +103,8 @@ def run_live(args, layout: Layout) -> int:
     board = open_board(BoardOptions(
         args.game, layout=layout, backend=args.backend, hardware=args.hardware, clock=clock,
         options=tuple(args.option), records=args.records, board=args.board, tags=args.tags,
-        new=args.new, mqtt=args.mqtt, note=lambda text: print(f"sensorboard: {text}")))
+        new=args.new, mqtt=args.mqtt, opponent=args.opponent,
+        note=lambda text: print(f"sensorboard: {text}")))
     service, writer = board.service, board.writer
     settle_memory()
     folder = writer.record_path.parent

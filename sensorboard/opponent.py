@@ -22,11 +22,14 @@ sensorboard.opponent.TurnError: c1-c5: not a legal decision of clear here
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import rules
-from engine import Hint, Result, explain
+from boards.constants import quote
+from engine import LEVELS, EngineWorker, Hint, Result, explain
 from sensorboard import events, suggest
 
 if TYPE_CHECKING:
@@ -51,6 +54,9 @@ class Opponent(Protocol):
 
     def close(self) -> None:
         """Stop thinking or listening."""
+
+    # Optional: ``thinking``, true while it works out its turn by itself (the engine), so
+    # the board is not settled yet; an opponent without it waits for someone elsewhere.
 
 
 class TurnError(ValueError):
@@ -166,6 +172,11 @@ class Seat:
         """The LEDs of the opponent's turn while it waits to be carried out (None: none)."""
         return frame(self.proposal, now) if self._current(service) else None
 
+    def thinking(self, service: BoardService) -> bool:
+        """The opponent is to move and works its turn out by itself (the engine)."""
+        return (self._ours(service) and not self._current(service)
+                and getattr(self.opponent, "thinking", False))
+
     def next_change(self, now: float) -> float | None:
         return None if self.proposal is None else suggest.next_change(self.proposal.hint, now)
 
@@ -217,3 +228,138 @@ class PageOpponent:
 
     def close(self) -> None:
         self._turn = None
+
+
+class EngineOpponent:
+    """The board's own engine plays ``side``: each decision of its turn searched at
+    ``level`` (:data:`engine.LEVELS` playouts) in an :class:`engine.EngineWorker` process,
+    so scans never wait; under one ``seed`` the same game gets the same turns. Where its
+    turn reaches a die roll it stops there for the board's die (``rolls=False``), or rolls
+    its own, seeded (``rolls=True``: with physical dice the board cannot roll for it)."""
+
+    def __init__(self, side: str, level: int = 2, *, seed: int = 0, rolls: bool = False
+                 ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"engine level {level}: levels are {', '.join(map(str, LEVELS))}")
+        self.side, self.level, self.seed, self.rolls = side, level, seed, rolls
+        self.label = f"engine level {level}"
+        self._worker: EngineWorker | None = None
+        self._key: tuple | None = None  # the position being answered
+        self._work: rules.GameState | None = None  # it, with the turn's decisions so far
+        self._line: list[str] = []
+        self.thoughts: tuple[str, float] | None = None  # its turn and its win estimate
+        self.thinking = True  # until its turn is found
+
+    def observe(self, event: events.Event) -> None:
+        if isinstance(event, (events.Takeback, events.Correction)):
+            self._cancel()
+
+    def poll(self, state: rules.GameState) -> str | None:
+        key = (len(state.move_stack), state.move_stack[-1] if state.move_stack else None)
+        if key != self._key:
+            self._cancel()
+            self._key, self._work, self._line, self.thinking = key, state.clone(), [], True
+            self._next()
+        elif self.thinking:
+            result = self._worker.poll()
+            if result is not None:
+                self._take(result.move, result.win)
+        return None if self.thinking else " ".join(self._line)
+
+    def _next(self) -> None:
+        """Ask for the next decision, roll the engine's own die, or end the turn."""
+        work = self._work
+        while work.to_move == rules.CHANCE and self.rolls and work.outcome() is None:
+            faces, weights = zip(*work.chance_outcomes(), strict=True)
+            rng = random.Random(f"{self.seed}:{len(work.move_stack)}")
+            self._take(rng.choices(faces, weights)[0], None)
+            return
+        if work.outcome() is not None or work.to_move != self.side:
+            self.thinking = False
+            return
+        if self._worker is None:
+            self._worker = EngineWorker()
+        self._worker.ask(work, level=self.level, seed=self.seed + len(work.move_stack))
+
+    def _take(self, decision: Hashable, win: float | None) -> None:
+        self._line.append(self._work.move_str(decision))
+        self._work.push(decision)
+        if win is not None:
+            self.thoughts = (" ".join(self._line), win)
+        self._next()
+
+    def _cancel(self) -> None:
+        self._key = None
+        if self._worker is not None:
+            self._worker.cancel()
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+class ChoiceError(ValueError):
+    """An ``--opponent`` (or ``--opponent-side``) that names no opponent; its text is one
+    line for the player."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What ``--opponent`` names: ``engine[:LEVEL]``, ``page``, ``board:NAME``; and the
+    side it plays (None: the game's second player)."""
+
+    kind: str
+    level: int | None = None
+    name: str | None = None
+    side: str | None = None
+
+    def side_in(self, state: rules.GameState) -> str:
+        """The side it plays in ``state``'s game; raises :class:`ChoiceError` for a side
+        the game does not have."""
+        side = self.side or state.PLAYERS[1]
+        if side not in state.PLAYERS:
+            raise ChoiceError(f"--opponent-side {quote(side)}: {state.NAME}'s players are "
+                              f"{', '.join(state.PLAYERS)}")
+        return side
+
+
+SPEC = "engine[:LEVEL] (LEVEL 1-5), page or board:NAME"
+
+
+def parse_choice(text: str, side: str | None = None) -> Choice:
+    """The :class:`Choice` of ``--opponent TEXT``; raises :class:`ChoiceError`.
+
+    >>> parse_choice("engine:3")
+    Choice(kind='engine', level=3, name=None, side=None)
+    >>> parse_choice("engine:9")
+    Traceback (most recent call last):
+    ...
+    sensorboard.opponent.ChoiceError: --opponent 'engine:9': the engine's levels are 1-5
+    """
+    kind, colon, rest = text.partition(":")
+    if kind == "engine":
+        levels = "-".join(map(str, (min(LEVELS), max(LEVELS))))
+        if not colon:
+            return Choice("engine", 2, side=side)
+        if not rest.isdigit() or int(rest) not in LEVELS:
+            raise ChoiceError(f"--opponent {quote(text)}: the engine's levels are {levels}")
+        return Choice("engine", int(rest), side=side)
+    if kind == "page" and not colon:
+        return Choice("page", side=side)
+    if kind == "board" and rest:
+        return Choice("board", name=rest, side=side)
+    raise ChoiceError(f"--opponent {quote(text)}: expected {SPEC}")
+
+
+def local_opponent(choice: Choice, state: rules.GameState, *, seed: int = 0,
+                   dice: str = "physical") -> Opponent:
+    """The opponent ``choice`` names, where it plays on this machine (engine, page);
+    raises :class:`ChoiceError` for a side the game does not have."""
+    side = choice.side_in(state)
+    if choice.kind == "engine":
+        return EngineOpponent(side, choice.level or 2, seed=seed,
+                              rolls=state.HAS_CHANCE and dice != "electronic")
+    if choice.kind == "page":
+        return PageOpponent(side)
+    raise ChoiceError(f"--opponent {choice.kind}:{choice.name}: not a local opponent")

@@ -171,12 +171,9 @@ class BoardService:
         self.positioned: dict | None = None  # the arbiter's position correction, likewise
         self._setup_due: float | None = None  # when a board still not set up is an error
         self.suggester = suggest.Suggester() if engine_hints else None  # hint: the engine's turn
-        self.seat = None if opponent is None else Seat(opponent)
-        if self.seat is not None:
-            self.listeners.append(self.seat.heard)
+        self.seat: Seat | None = None  # the opponent's, when one plays from elsewhere
         self._boot()
-        if self.seat is not None:
-            self.seat.expect(self)
+        self.set_opponent(opponent)
 
     def close(self) -> None:
         """Darken the LEDs, release the hardware and stop the engine's search."""
@@ -422,6 +419,21 @@ class BoardService:
         self.record(item)
         return [item]
 
+    def set_opponent(self, opponent: Opponent | None) -> None:
+        """From now on ``opponent`` plays its side (None: both sides play at the board);
+        the one before is closed."""
+        if self.seat is not None:
+            self.listeners.remove(self.seat.heard)
+            self.seat.close()
+        self.seat = None if opponent is None else Seat(opponent)
+        if self.seat is None:
+            self.tracker.expect(None)
+        else:
+            self.listeners.append(self.seat.heard)
+            self.seat.expect(self)
+        self._dirty = True
+        self.revision += 1
+
     def _seated(self, now: float) -> list[dict]:
         """The opponent's turn, once it has come: journaled, lit until carried out."""
         out = self.seat.scan(self, now)
@@ -617,7 +629,8 @@ class BoardService:
 
     def settled(self) -> bool:
         return (self.sensed() and self._board_timer() is None and self.tracker.prepared
-                and (self.buttons is None or self.buttons.settled()))
+                and (self.buttons is None or self.buttons.settled())
+                and (self.seat is None or not self.seat.thinking(self)))
 
     # --- outputs ------------------------------------------------------------------------
 

@@ -34,6 +34,14 @@ def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     (["--backend", "serial", "--port", "ttyACM0"],
      "sensorboard: serial port 'ttyACM0': give a device path (/dev/ttyACM0), serial=NUMBER, "
      "VID:PID (2e8a:0005), auto, or emulator (the firmware on a simulated board)"),
+    (["--opponent", "robot"], "sensorboard: --opponent 'robot': expected engine[:LEVEL] "
+                              "(LEVEL 1-5), page or board:NAME"),
+    (["--opponent", "engine:9"], "sensorboard: --opponent 'engine:9': the engine's levels "
+                                 "are 1-5"),
+    (["--opponent", "page", "--opponent-side", "purple"],
+     "sensorboard: --opponent-side 'purple': tessella's players are clear, dark"),
+    (["--opponent-side", "dark"],
+     "sensorboard: --opponent-side: give --opponent too (engine, page or board:NAME)"),
 ])
 @pytest.mark.usefixtures("run_stops_at_start")
 def test_bad_options_one_line_exit_2_no_record_left(tmp_path, capsys, args, message):
