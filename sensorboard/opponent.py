@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 import rules
 from boards.constants import quote
 from engine import LEVELS, EngineWorker, Hint, Result, explain
+from engine.hint import step_cells
 from sensorboard import events, suggest
 
 if TYPE_CHECKING:
@@ -168,6 +169,10 @@ class Seat:
         service.record(item)
         return [item]
 
+    def shown(self, service: BoardService) -> Proposal | None:
+        """The opponent's turn lit for the player at the board, if one is."""
+        return self.proposal if self._current(service) else None
+
     def frame(self, service: BoardService, now: float) -> dict[str, str] | None:
         """The LEDs of the opponent's turn while it waits to be carried out (None: none)."""
         return frame(self.proposal, now) if self._current(service) else None
@@ -199,14 +204,19 @@ class Seat:
 
 
 class PageOpponent:
-    """A person on the web page plays ``side`` by clicking: the page hands in the turn
-    (:meth:`submit`), decision by decision or whole."""
+    """A person on the web page plays ``side`` by clicking: the turn's decisions are picked
+    one by one (:meth:`pick`; :meth:`options` are those the position offers next, each
+    with the cells it lifts from and puts on) or handed in whole (:meth:`submit`). Where
+    a die is to be rolled the board's die rolls it (``board_rolls``), or the person
+    picks the face their own die shows."""
 
     label = "page"
 
-    def __init__(self, side: str) -> None:
+    def __init__(self, side: str, *, board_rolls: bool = False) -> None:
         self.side = side
+        self.board_rolls = board_rolls
         self._turn: tuple[int, str] | None = None  # decisions made when it came, the turn
+        self._picked: tuple[int, list[str]] = (-1, [])  # likewise, a turn being picked
 
     def submit(self, state: rules.GameState, text: str) -> Proposal:
         """Hand in ``side``'s turn at ``state``; raises :class:`TurnError` where it is not
@@ -215,7 +225,56 @@ class PageOpponent:
             raise TurnError(f"it is not {self.side}'s turn")
         proposal = propose(state, text)
         self._turn = (len(state.move_stack), proposal.text)
+        self._picked = (-1, [])
         return proposal
+
+    def picked(self, state: rules.GameState) -> list[str]:
+        """The decisions picked so far of the turn at ``state``."""
+        at, line = self._picked
+        return list(line) if at == len(state.move_stack) else []
+
+    def options(self, state: rules.GameState) -> list[dict]:
+        """What may be picked next at ``state`` (empty once the turn is handed in, or
+        where it is not ``side``'s turn): each decision's notation, words and cells."""
+        if self.poll(state) is not None or state.outcome() is not None \
+                or state.to_move not in (self.side, rules.CHANCE):
+            return []
+        work = state.clone()
+        for token in self.picked(state):
+            work.push(work.parse_move(token))
+        faces = [face for face, _ in work.chance_outcomes()]
+        out = []
+        for decision in faces or work.legal_moves():
+            before = work.physical()
+            text = work.move_str(decision)
+            words, _ = work.turn_words((decision,))
+            work.push(decision)
+            lifted, placed = step_cells(before, work.physical())
+            work.pop()
+            out.append({"move": text, "words": words, "from": list(lifted),
+                        "to": list(placed)})
+        return out
+
+    def pick(self, state: rules.GameState, text: str) -> Proposal | None:
+        """Add the decision ``text`` to the turn being picked at ``state``; the turn is
+        handed in once it is whole (or reaches the board's die): its :class:`Proposal`,
+        else None. Raises :class:`TurnError`."""
+        line = [*self.picked(state), text]
+        if state.to_move not in (self.side, rules.CHANCE) or state.outcome() is not None:
+            raise TurnError(f"it is not {self.side}'s turn")
+        work = state.clone()
+        propose(work, " ".join(line))  # each decision legal in turn, else TurnError
+        for token in line:
+            work.push(work.parse_move(token))
+        if work.outcome() is None and work.to_move in (self.side, rules.CHANCE) \
+                and not (work.to_move == rules.CHANCE and self.board_rolls):
+            self._picked = (len(state.move_stack), line)
+            return None
+        return self.submit(state, " ".join(line))
+
+    def restart(self) -> None:
+        """Forget the decisions picked so far (the turn is picked again)."""
+        self._picked = (-1, [])
 
     def observe(self, event: events.Event) -> None:
         if isinstance(event, (events.Move, events.Takeback, events.Correction)):
@@ -361,5 +420,5 @@ def local_opponent(choice: Choice, state: rules.GameState, *, seed: int = 0,
         return EngineOpponent(side, choice.level or 2, seed=seed,
                               rolls=state.HAS_CHANCE and dice != "electronic")
     if choice.kind == "page":
-        return PageOpponent(side)
+        return PageOpponent(side, board_rolls=dice == "electronic")
     raise ChoiceError(f"--opponent {choice.kind}:{choice.name}: not a local opponent")

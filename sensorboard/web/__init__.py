@@ -87,7 +87,8 @@ def _serve_board(args, layout: Layout, sock) -> int:
 
     settle_memory()
     session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
-                         speed=args.speed, token=args.token, on_step=on_step)
+                         speed=args.speed, token=args.token, on_step=on_step,
+                         opponent=args.opponent)
     # --setup FILE (read and checked already): entered as on the page, before the first move
     setup = next((pair.partition("=")[2] for pair in args.option
                   if pair.partition("=")[0].strip() == "setup"), None)

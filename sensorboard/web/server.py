@@ -52,8 +52,10 @@ from sensorboard import demo as demos
 from sensorboard import events as events_module
 from sensorboard import guidance
 from sensorboard.board import Board, BoardOptions, open_board
+from sensorboard.opponent import Choice, ChoiceError, TurnError
 from sensorboard.options import known_buttons
 from sensorboard.service import BoardService, ServiceError
+from sensorboard.web import against as against_menu
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
 LOG = logging.getLogger(__name__)
@@ -91,7 +93,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
 
     made = 0
 
-    def make(game: str, layout: Layout | None = None) -> Board:
+    def make(game: str, layout: Layout | None = None, opponent: Choice | None = None) -> Board:
         nonlocal first, shared, made
         # Each game of the session rolls its own electronic die: the run's seed, then on.
         base = config or HardwareConfig()
@@ -100,7 +102,8 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
         opts = BoardOptions(game, layout=layout, backend=backend, hardware=hardware,
                             clock=clock, options=tuple((options or {}).get(game, [])),
                             records=records, board=board, tags=tags,
-                            new=new or first is not None, mqtt=mqtt, note=note)
+                            new=new or first is not None, mqtt=mqtt, note=note,
+                            opponent=opponent)
         if first is None:
             first = open_board(opts)
             shared = first.hand_over()  # the page's next games go to the same journal
@@ -145,13 +148,16 @@ class WebSession:
         speed: float = 1.0,
         token: str | None = None,
         on_step: Callable[[BoardService, list[dict]], None] | None = None,
+        opponent: Choice | None = None,
     ) -> None:
         self.factory = factory
+        self.choice = opponent  # who plays a side from elsewhere ("play against")
         self.clock = clock or RealClock()
         self.token = token or None
         self.on_step = on_step
         self.board_id = 0
-        self.board = factory(game, layout) if layout is not None else factory(game)
+        self.board = factory(game, layout, opponent) if opponent is not None or \
+            layout is not None else factory(game)
         self.clients: set[_Client] = set()
         self._last: dict | None = None
         self.seq = 0
@@ -210,7 +216,8 @@ class WebSession:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
         return {**(snap or self.publish()), "geometry": self.geometry(),
                 "legend": legend_json(self.service.view.state.NAME, self.service.palette,
-                                      die="roll" in self.service.view.buttons)}
+                                      die="roll" in self.service.view.buttons),
+                "against": against_menu.MENU}
 
     def publish(self) -> dict:
         """The snapshot, numbered; pushed to every page when it differs from the last one.
@@ -334,13 +341,32 @@ class WebSession:
         previous = self.service.view.state.NAME
         # The old board lets go of its pins and LEDs before the new one claims them.
         self.close()
+        if self.choice is not None and self.choice.side not in rules.GAMES[game].PLAYERS:
+            self.choice = Choice(self.choice.kind, self.choice.level, self.choice.name)
         try:
-            board = self.factory(game)
+            board = self.factory(game, opponent=self.choice) if self.choice else \
+                self.factory(game)
         except (LayoutError, ValueError) as e:
             self._replace(self.factory(previous))
             raise ActionError(409, f"cannot set up {game}: {e}; a new game of {previous} "
                                    "is on the board") from None
         self._replace(board)
+
+    def against(self, value: object, side: object = None) -> None:
+        """The "play against" menu (:mod:`sensorboard.web.against`): who plays ``side``
+        from now on; ``""``: nobody."""
+        self._not_during_demo()
+        try:
+            self.choice = against_menu.choose(self.service, value, side)
+        except ChoiceError as e:
+            raise ActionError(400, str(e)) from None
+
+    def turn(self, move: object) -> None:
+        """A decision of the turn a person on this page plays (None: pick it again)."""
+        try:
+            against_menu.pick(self.service, move)
+        except TurnError as e:
+            raise ActionError(409, str(e)) from None
 
     def _replace(self, board: Board) -> None:
         self.board = board
@@ -372,7 +398,9 @@ def _error(status: int, message: str, errors: list[str] | None = None) -> web.Re
 
 
 ACTIONS = {"lift": "cell", "place": "cell", "toggle": "cell", "press": "button",
-           "choose": "value", "new": "game", "setup": "text"}
+           "choose": "value", "new": "game", "setup": "text", "against": "opponent",
+           "turn": "move"}
+OPTIONAL = {"press": "player", "against": "side"}  # a second field an action may take
 
 
 SESSION = web.AppKey("session", WebSession)
@@ -426,13 +454,13 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
         field = ACTIONS[name]
         if not isinstance(body, dict) or field not in body:
             return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
-        allowed = {field, "player"} if name == "press" else {field}
+        allowed = {field, OPTIONAL[name]} if name in OPTIONAL else {field}
         unknown = sorted(str(k) for k in body if k not in allowed)
         if unknown:
             return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
                                f'"{field}"')
         method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
-        extra = (body.get("player"),) if name == "press" else ()
+        extra = (body.get(OPTIONAL[name]),) if name in OPTIONAL else ()
         try:
             why = method(body[field], *extra)
         except ActionError as e:

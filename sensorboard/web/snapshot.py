@@ -8,6 +8,7 @@ from boards.view import TurnView
 from sensorboard import clocks, guidance
 from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService, outcome_json, result_text
+from sensorboard.web.against import opponent_json
 
 
 def geometry_json(state: rules.GameState) -> dict:
@@ -78,6 +79,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "games": sorted(rules.GAMES),
         "buttons": list(view.buttons),
         "rolled": view.rolled,
+        "opponent": opponent_json(service),
     }
 
 

@@ -168,3 +168,25 @@ def test_the_page_hands_in_only_a_legal_turn_of_its_side():
     with pytest.raises(TurnError, match="c1-c5: not a legal decision of clear"):
         page.submit(state, "c1-c5")
     assert page.poll(state) is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_page_picks_a_turn_decision_by_decision(game):
+    state = rules.new_game(game)
+    page = PageOpponent(state.to_move)
+    picks, proposal = [], None
+    while proposal is None:
+        options = page.options(state)
+        assert options and all(o["words"] for o in options)
+        picks.append(options[-1]["move"])
+        proposal = page.pick(state, picks[-1])
+        assert page.picked(state) == ([] if proposal else picks)
+    assert proposal.text == " ".join(picks) == page.poll(state)
+    assert page.options(state) == []  # handed in: nothing more to pick
+
+
+def test_with_the_boards_die_the_page_hands_in_the_turn_at_the_roll():
+    state = rules.new_game("telec")
+    page = PageOpponent(state.to_move, board_rolls=True)
+    assert [o["move"] for o in page.options(state)] == ["roll"]
+    assert page.pick(state, "roll").text == "roll"

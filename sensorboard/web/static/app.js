@@ -13,6 +13,8 @@ const ROLE_SHORT = {
   wrong: "error, should be empty", missing: "error, a piece belongs here",
   last: "last move", choice: "question candidate", winner: "winner", cut: "would cut a path",
   roll: "the turn goes on here", attacker: "could take the Prime", dodge: "Dodger's second leg",
+  "hint-from": "hint: from here", "hint-to": "hint: to here",
+  "opponent-from": "opponent's turn: from here", "opponent-to": "opponent's turn: to here",
 };
 const BUTTON_LABELS = { clock: "Clock (end turn)", hint: "Hint", takeback: "Take back" };
 const PIECE_COLOURS = {
@@ -504,6 +506,7 @@ function render(snap) {
   drawPool(review || snap);
   drawSetup(snap);
   drawMoves(snap);
+  if (typeof drawAgainst === "function") drawAgainst(snap); // against.js
 
   const lit = {};
   for (const [name, live] of Object.entries(snap.cells)) {
@@ -767,6 +770,7 @@ function cellAction(name, place) {
     notice(VIEWER_TEXT);
     return;
   }
+  if (typeof pickCell === "function" && pickCell(name)) return; // against.js
   post(place ? "place" : "toggle", { cell: name });
 }
 

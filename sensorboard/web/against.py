@@ -1,0 +1,110 @@
+"""The page's "play against" menu and the opponent's panel: who plays the other side (the
+engine at a level, a person on this page, nobody), the opponent's turn to carry out, the
+engine's thinking (its turn and its win estimate), and for a person on the page the
+decisions they may pick next, each with the cells it lifts from and puts on.
+
+>>> [item["value"] for item in MENU][:3]
+['', 'engine:1', 'engine:2']
+"""
+
+from __future__ import annotations
+
+from engine import LEVELS
+from sensorboard.opponent import (
+    Choice,
+    ChoiceError,
+    EngineOpponent,
+    PageOpponent,
+    TurnError,
+    local_opponent,
+    parse_choice,
+)
+from sensorboard.service import BoardService
+
+#: The menu's entries: the value ``POST /api/against`` takes, and its words.
+MENU = [{"value": "", "label": "nobody: both sides play at the board"},
+        *({"value": f"engine:{level}", "label": f"the engine, level {level}"}
+          for level in LEVELS),
+        {"value": "page", "label": "a person on this page"}]
+
+
+def opponent_json(service: BoardService) -> dict | None:
+    """The opponent's panel, or None where both sides play at the board."""
+    seat = service.seat
+    if seat is None:
+        return None
+    opponent = seat.opponent
+    proposal = seat.shown(service)
+    out: dict = {
+        "value": _value(opponent),
+        "label": opponent.label,
+        "side": opponent.side,
+        "thinking": seat.thinking(service),
+        "proposed": None if proposal is None else {"move": proposal.text,
+                                                   "words": proposal.hint.words},
+    }
+    if isinstance(opponent, EngineOpponent) and opponent.thoughts is not None:
+        turn, win = opponent.thoughts
+        out["thoughts"] = {"move": turn, "win": round(win, 3)}
+    if isinstance(opponent, PageOpponent):
+        state = service.view.state
+        out["picked"] = opponent.picked(state)
+        out["options"] = _options(opponent, state)
+    return out
+
+
+def _value(opponent) -> str:
+    """The menu's value for ``opponent`` (its label where the menu has no entry)."""
+    if isinstance(opponent, EngineOpponent):
+        return f"engine:{opponent.level}"
+    return "page" if isinstance(opponent, PageOpponent) else opponent.label
+
+
+_CACHE: dict[tuple, list[dict]] = {}
+
+
+def _options(opponent: PageOpponent, state) -> list[dict]:
+    """The page's options at ``state`` (worked out once per position and picks)."""
+    key = (id(opponent), state.position_str(), tuple(opponent.picked(state)),
+           opponent.poll(state))
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = opponent.options(state)
+    return _CACHE[key]
+
+
+def choose(service: BoardService, value: object, side: object = None) -> Choice | None:
+    """The menu's choice: ``value`` as ``--opponent`` takes it (``""``: nobody), playing
+    ``side`` (None: the game's second player), from now on. Raises :class:`ChoiceError`
+    naming what is wrong; nothing changes then."""
+    if not isinstance(value, str) or not (side is None or isinstance(side, str)):
+        raise ChoiceError('against: give the opponent and the side as text, e.g. '
+                          '{"opponent": "engine:2", "side": "dark"}')
+    if not value:
+        service.set_opponent(None)
+        return None
+    choice = parse_choice(value, side or None)
+    state = service.view.state
+    choice.side_in(state)
+    if choice.kind == "board":
+        raise ChoiceError(f"--opponent {value}: another board is paired when the board "
+                          "starts (sensorboard run --opponent board:NAME)")
+    dice = "electronic" if "roll" in service.view.buttons else "physical"
+    service.set_opponent(local_opponent(choice, state, seed=service.config.seed or 0,
+                                        dice=dice))
+    return choice
+
+
+def pick(service: BoardService, move: object) -> None:
+    """A decision picked on the page for the side a person there plays (None: pick the
+    turn again). Raises :class:`TurnError` naming what is wrong."""
+    opponent = service.seat.opponent if service.seat is not None else None
+    if not isinstance(opponent, PageOpponent):
+        raise TurnError("nobody plays from this page: choose 'a person on this page' "
+                        "under Play against")
+    if move is None:
+        opponent.restart()
+    elif not isinstance(move, str):
+        raise TurnError(f"turn: a decision is text, got {type(move).__name__}")
+    else:
+        opponent.pick(service.view.state, move)

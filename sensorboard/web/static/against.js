@@ -1,0 +1,105 @@
+// The "play against" menu and the opponent's panel (see sensorboard/web/against.py):
+// the opponent's turn to carry out, the engine's thinking on request, and for a person
+// playing a side from this page the decisions to pick (on the board: from, then to; or
+// as buttons, the decisions no sensor sees included).
+"use strict";
+
+let againstMenu = null; // [{value, label}], sent with the first full snapshot
+let pickFrom = null;    // the cell picked first (from) while picking a turn
+
+function opponentText(opp) {
+  if (opp.proposed) {
+    return `${opp.label} (${opp.side}) plays ${opp.proposed.move}: ${opp.proposed.words}. ` +
+      "Carry it out on the board.";
+  }
+  if (opp.thinking) return `${opp.label} (${opp.side}) is thinking…`;
+  if (opp.options && opp.options.length) return `${opp.label} (${opp.side}) is to move.`;
+  return `Playing against ${opp.label} (${opp.side}).`;
+}
+
+function drawAgainst(snap) {
+  if (snap.against) againstMenu = snap.against;
+  const who = $("against-who");
+  if (againstMenu && who.dataset.key !== JSON.stringify(againstMenu)) {
+    who.dataset.key = JSON.stringify(againstMenu);
+    who.replaceChildren(...againstMenu.map((m) => new Option(m.label, m.value)));
+  }
+  const side = $("against-side");
+  if (side.dataset.key !== snap.players.join("|")) {
+    side.dataset.key = snap.players.join("|");
+    side.replaceChildren(...snap.players.map((p) => new Option(p, p)));
+    side.value = snap.players[snap.players.length - 1];
+  }
+  const opp = snap.opponent;
+  const form = $("against-form");
+  if (!form.contains(document.activeElement)) {
+    who.value = opp ? opp.value : "";
+    if (opp) side.value = opp.side;
+  }
+  for (const c of [who, side, $("against-apply")]) c.disabled = !allowed;
+  const turn = $("opponent-turn");
+  turn.hidden = !opp;
+  turn.textContent = opp ? opponentText(opp) : "";
+  const thinking = $("thinking");
+  const thoughts = opp && opp.thoughts;
+  thinking.hidden = !($("thinking-toggle").checked && thoughts);
+  thinking.textContent = thoughts ? `The engine's turn: ${thoughts.move}; it gives ` +
+    `${opp.side} ${Math.round(thoughts.win * 100)}% to win.` : "";
+  drawPicker(opp);
+}
+
+function drawPicker(opp) {
+  const options = (opp && opp.options) || [];
+  const picker = $("picker");
+  picker.hidden = !options.length;
+  if (!options.length) pickFrom = null;
+  const shown = pickFrom ? options.filter((o) => o.from.includes(pickFrom)) : options;
+  const done = (opp && opp.picked) || [];
+  $("picker-text").textContent = (done.length ? `Picked so far: ${done.join(" ")}. ` : "") +
+    (pickFrom ? `From ${pickFrom}: click where it goes, or pick below.`
+      : `${opp ? opp.side : ""}'s turn: click a piece and where it goes, or pick below.`);
+  const picks = $("picks");
+  const key = JSON.stringify([shown, allowed]);
+  if (picks.dataset.key === key) return;
+  picks.dataset.key = key;
+  picks.replaceChildren(...shown.map((o) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "option";
+    b.dataset.value = o.move;
+    b.textContent = `${o.move}: ${o.words}`;
+    b.disabled = !allowed;
+    b.addEventListener("click", () => { pickFrom = null; post("turn", { move: o.move }); });
+    return b;
+  }));
+}
+
+function pickCell(name) {
+  // A click on the board while a person on this page picks a turn: from, then to.
+  const options = (view && view.opponent && view.opponent.options) || [];
+  if (!options.length) return false;
+  let found;
+  if (pickFrom) {
+    found = options.filter((o) => o.from.includes(pickFrom) && o.to.includes(name));
+    if (!found.length && name !== pickFrom) found = null;
+  } else if (options.some((o) => o.from.includes(name))) {
+    pickFrom = name;
+    drawPicker(view.opponent);
+    return true;
+  } else {
+    found = options.filter((o) => !o.from.length && o.to.includes(name));
+  }
+  pickFrom = null;
+  if (found && found.length === 1) post("turn", { move: found[0].move });
+  else if (found && found.length) notice("Several turns fit: pick one below.");
+  else notice(`${name}: no decision of this turn goes there; pick below.`);
+  drawPicker(view.opponent);
+  return true;
+}
+
+$("against-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  post("against", { opponent: $("against-who").value, side: $("against-side").value });
+});
+$("thinking-toggle").addEventListener("change", () => drawAgainst(view));
+$("pick-again").addEventListener("click", () => { pickFrom = null; post("turn", { move: null }); });
