@@ -45,10 +45,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import rules
 from sensorboard import events
-from sensorboard.journal import Entry
+from sensorboard.journal import Entry, Journal
+
+if TYPE_CHECKING:
+    from sensorboard.gamewriter import GameWriter
+    from sensorboard.mqtt import BoardLink
 
 PREFIX = "sensorboard"
 RESEND = 5.0  # seconds without an answer before a hello or a turn is sent again
@@ -258,6 +263,7 @@ class RemoteOpponent:
         self.refused: dict[int, str] = {}  # plies refused here, and why
         self.said: set[str] = set()
         self.last_sent = float("-inf")
+        self.on_close: list[Callable[[], None]] = []
         self._lock = threading.RLock()
 
     # --- the contract ---------------------------------------------------------------
@@ -289,9 +295,9 @@ class RemoteOpponent:
             return None
 
     def close(self) -> None:
-        remove = getattr(self.link, "remove_channel", None)
-        if remove is not None:
-            remove(self)
+        for undo in self.on_close:
+            undo()
+        self.on_close.clear()
 
     # --- the journal's writer thread ----------------------------------------------------
 
@@ -421,3 +427,47 @@ class RemoteOpponent:
 
 def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
+                 note: Callable[[str], None]) -> str:
+    """The pairing's code: ``given`` (``--pair``), else the one this board made for this
+    game with ``peer`` before it was restarted, else a new one; kept in the journal and
+    said in a line either way."""
+    code = normal_code(given) if given is not None else None
+    stored = json.loads(journal.meta("pairing") or "{}")
+    if code is None and stored.get("peer") == peer and stored.get("game") == uid:
+        code = stored.get("code")
+    if code is None:
+        code = new_code()
+    journal.set_meta("pairing", json.dumps({"peer": peer, "game": uid, "code": code}))
+    if given is None:
+        note(f"pairing code {code}: on board {peer} give --opponent board:{journal.board} "
+             f"--pair {code}")
+    else:
+        note(f"pairing code {code}: board {peer} shows the same")
+    return code
+
+
+def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
+                pair: str | None = None, note: Callable[[str], None] = print) -> RemoteOpponent:
+    """Board ``peer`` as the opponent playing ``side`` in ``writer``'s game, on ``link``
+    (not yet started: the pairing's topics are subscribed on every connect)."""
+    journal = writer.journal
+    check_name(peer, "--opponent board:")
+    if peer == journal.board:
+        raise PairingError(f"--opponent board:{peer}: that is this board's own name "
+                           "(--board names this one)")
+    pairing = Pairing(journal.board, peer, pairing_code(journal, writer.uid, peer, pair, note))
+    with writer.lock:
+        log = writer.log
+        mine = next(p for p in log.state.PLAYERS if p != side)
+        game = Game(log.game, log.start.get("position") or "", mine)
+        turns = [(commit.player, commit.text) for commit in log.turns]
+    remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note)
+    link.add_channel(remote)
+    listeners = journal.writer().listeners
+    listeners.append(remote.written)
+    remote.on_close += [lambda: link.remove_channel(remote),
+                        lambda: listeners.remove(remote.written)]
+    return remote
