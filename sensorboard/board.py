@@ -33,8 +33,8 @@ from sensorboard import clocks
 from sensorboard import options as game_options
 from sensorboard.gamewriter import GameWriter, open_game, open_journal
 from sensorboard.journal import Journal
-from sensorboard.opponent import Choice, local_opponent
-from sensorboard.service import BoardService
+from sensorboard.opponent import Choice, Opponent, local_opponent
+from sensorboard.service import BoardService, ServiceError
 
 if TYPE_CHECKING:
     from sensorboard.mqtt import BoardLink
@@ -61,6 +61,7 @@ class BoardOptions:
     error_delay: float = 1.0
     engine_hints: bool = True  # hint asks the engine (off in replay: its output is exact)
     opponent: Choice | None = None  # a side played from elsewhere (sensorboard.opponent)
+    pair: str | None = None  # the pairing code another board showed (board:NAME)
     note: Callable[[str], None] = field(default=lambda text: None, compare=False)
 
 
@@ -122,7 +123,9 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         # A simulated board comes up set for a new game; a real one shows what it shows.
         pieces = fresh.physical() if board.resumed else None
         dice = board_opts.get("dice", "physical")
-        if opts.opponent is not None:
+        if opts.opponent is not None and opts.opponent.kind == "board":
+            opponent = _remote(opts, board, opts.opponent.side_in(start))
+        elif opts.opponent is not None:
             opponent = local_opponent(opts.opponent, start, dice=dice,
                                       seed=(opts.hardware or HardwareConfig()).seed or 0)
         board.service = BoardService(
@@ -141,7 +144,7 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             board.journal.close()
         hardware.close()
         raise
-    if link is None and opts.mqtt and board.journal is not None:
+    if board.link is None and opts.mqtt and board.journal is not None:
         from sensorboard.mqtt import attach
 
         try:
@@ -149,6 +152,23 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         except BaseException:
             board.close()
             raise
+    elif board.owns_link and not board.link.started:
+        board.link.start()  # with the other board's topics (see _remote)
     if board.link is not None:
         board.service.corrections = board.link.commands
     return board
+
+
+def _remote(opts: BoardOptions, board: Board, side: str) -> Opponent:
+    """Another board as the opponent, on this board's link (made here, started once the
+    service is built) and journal."""
+    from sensorboard.mqtt import attach
+    from sensorboard.remote import open_remote
+
+    if board.writer is None or (board.link is None and not opts.mqtt):
+        raise ServiceError(f"--opponent board:{opts.opponent.name}: give --mqtt URL (the "
+                           "broker both boards reach) and a records folder")
+    if board.link is None:
+        board.link, board.owns_link = attach(board.journal, opts.mqtt, start=False), True
+    return open_remote(opts.opponent.name, side, board.writer, board.link, pair=opts.pair,
+                       note=opts.note)

@@ -94,6 +94,8 @@ def build_parser() -> Parser:
                      "person on the web page) or board:NAME (another board)")
     run.add_argument("--opponent-side", metavar="PLAYER",
                      help="the side the opponent plays (default: the game's second player)")
+    run.add_argument("--pair", metavar="CODE", help="with --opponent board:NAME: the pairing "
+                     "code board NAME shows (without it this board makes one; docs/remote.md)")
     run.add_argument("--speed", type=float, default=1.0,
                      help="demo speed, more than 0 (default 1: real time; 2: twice as fast)")
     run.add_argument("--records", help="folder for the journal and game records "
@@ -312,6 +314,7 @@ def settle_run_options(args) -> None:
 
     first, _ = start(args.game, args.option)  # every value the game takes, before anything is made
     args.opponent = against(args, first)
+    paired(args)
     if args.backend not in backend_names():
         raise UsageError(f"unknown backend {args.backend!r}; valid backends: "
                          f"{', '.join(backend_names())}")
@@ -347,6 +350,28 @@ def against(args, state: rules.GameState):
     except ChoiceError as e:
         raise UsageError(str(e)) from None
     return choice
+
+
+def paired(args) -> None:
+    """``--opponent board:NAME`` needs a broker, a name other than this board's and a
+    well-formed ``--pair`` code (made canonical here); ``--pair`` needs it."""
+    from sensorboard.remote import PairingError, check_name, normal_code
+
+    choice = args.opponent
+    if choice is None or choice.kind != "board":
+        if args.pair is not None:
+            raise UsageError("--pair: a pairing code goes with --opponent board:NAME")
+        return
+    try:
+        check_name(choice.name, f"--opponent board:{choice.name}:")
+        args.pair = None if args.pair is None else normal_code(args.pair)
+    except PairingError as e:
+        raise UsageError(str(e)) from None
+    if not args.mqtt:
+        raise UsageError(f"--opponent board:{choice.name}: give --mqtt URL, the broker both "
+                         "boards reach (docs/remote.md)")
+    if choice.name == args.board:
+        raise UsageError(f"--opponent board:{choice.name}: that is this board's own name")
 
 
 def serial_port(args, backend: str) -> None:

@@ -103,7 +103,7 @@ def run_live(args, layout: Layout) -> int:
     board = open_board(BoardOptions(
         args.game, layout=layout, backend=args.backend, hardware=args.hardware, clock=clock,
         options=tuple(args.option), records=args.records, board=args.board, tags=args.tags,
-        new=args.new, mqtt=args.mqtt, opponent=args.opponent,
+        new=args.new, mqtt=args.mqtt, opponent=args.opponent, pair=args.pair,
         note=lambda text: print(f"sensorboard: {text}")))
     service, writer = board.service, board.writer
     settle_memory()

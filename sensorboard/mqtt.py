@@ -357,6 +357,10 @@ class BoardLink:
 
     # --- in a thread of its own (the terminal service, the page) ---------------------
 
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
     def start(self) -> BoardLink:
         self._thread = threading.Thread(target=self._thread_main, name="mqtt", daemon=True)
         self._thread.start()

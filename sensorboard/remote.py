@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 import rules
 from sensorboard import events
 from sensorboard.journal import Entry, Journal
+from sensorboard.service import ServiceError
 
 if TYPE_CHECKING:
     from sensorboard.gamewriter import GameWriter
@@ -59,12 +60,11 @@ PREFIX = "sensorboard"
 RESEND = 5.0  # seconds without an answer before a hello or a turn is sent again
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
 CODE_LENGTH = 8  # 40 bits
-SPEC = "board:NAME"
 KINDS = ("hello", "turn", "ack", "takeback", "refused")
 
 
-class PairingError(ValueError):
-    """A pairing that cannot be made (a bad code or board name)."""
+class PairingError(ServiceError):
+    """A pairing that cannot be made (a bad code or board name): one line for the player."""
 
 
 def new_code() -> str:
@@ -96,18 +96,6 @@ def check_name(name: str, what: str = "board") -> str:
     if not name or not all(c.isalnum() or c in "-_" for c in name) or not name.isascii():
         raise PairingError(f"{what} {name!r}: a board's name is letters, digits, - and _")
     return name
-
-
-def parse_spec(spec: str) -> str:
-    """``board:NAME`` -> NAME.
-
-    >>> parse_spec("board:7")
-    '7'
-    """
-    kind, _, name = spec.partition(":")
-    if kind != "board":
-        raise PairingError(f"--opponent {spec!r}: expected {SPEC}")
-    return check_name(name, f"--opponent {spec!r}:")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import pytest
 
 import rules
 from sensorboard import events
+from sensorboard.cli import main
 from sensorboard.journal import Entry, Journal
 from sensorboard.remote import (
     Game,
@@ -16,7 +17,6 @@ from sensorboard.remote import (
     RemoteOpponent,
     normal_code,
     pairing_code,
-    parse_spec,
     sign,
 )
 
@@ -173,12 +173,6 @@ def test_a_bad_code_is_one_line(code):
         normal_code(code)
 
 
-@pytest.mark.parametrize("spec", ["board:", "board:a/b", "engine:3x", "board:#"])
-def test_a_bad_opponent_is_one_line(spec):
-    with pytest.raises(PairingError, match=f"--opponent {spec!r}"):
-        parse_spec(spec)
-
-
 def test_the_code_made_for_a_game_is_kept_for_it_and_given_codes_are_kept(tmp_path):
     journal = Journal(tmp_path / "journal.sqlite", board="A")
     lines: list[str] = []
@@ -190,3 +184,21 @@ def test_the_code_made_for_a_game_is_kept_for_it_and_given_codes_are_kept(tmp_pa
     assert pairing_code(journal, "g2", "B", "m8rt 4xq2", lines.append) == "M8RT-4XQ2"
     assert lines[-1] == "pairing code M8RT-4XQ2: board B shows the same"
     journal.close()
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["--opponent", "board:a/b", "--mqtt", "mqtt://h"],
+     "--opponent board:a/b: 'a/b': a board's name is letters, digits, - and _"),
+    (["--opponent", "board:B", "--pair", "12", "--mqtt", "mqtt://h"],
+     "--pair '12': a code is 8 letters and digits, like 7K3M-Q9XZ"),
+    (["--opponent", "board:B"], "--opponent board:B: give --mqtt URL, the broker both boards "
+     "reach (docs/remote.md)"),
+    (["--opponent", "board:A", "--board", "A", "--mqtt", "mqtt://h"],
+     "--opponent board:A: that is this board's own name"),
+    (["--pair", "7K3M-Q9XZ"], "--pair: a pairing code goes with --opponent board:NAME"),
+])
+def test_a_bad_remote_opponent_on_the_command_line_is_one_line(tmp_path, capsys, args, line):
+    records = tmp_path / "records"
+    code = main(["run", "--game", "tessella", "--no-input", "--records", str(records), *args])
+    assert (code, capsys.readouterr().err) == (2, f"sensorboard: {line}\n")
+    assert not records.exists()

@@ -1,0 +1,145 @@
+"""Two simulated boards, each ``sensorboard run`` in a process of its own, play a game
+through a real mosquitto: each side's turn is made on its board and carried out on the
+other's as the LEDs show it; one board is killed (SIGKILL) mid-game and started again,
+and at the end both journals hold every turn once, the same game."""
+
+import json
+import os
+import queue
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import rules
+from boards.choreography import turn_ops
+
+TURNS = 12
+KILLED_AT = 7  # board B is killed once board A's turn of this ply is lit on it
+MOVE = re.compile(r"^ +\d+\.+ (\S.*?)  \((\w+)\)$")
+CODE = re.compile(r"pairing code (\w{4}-\w{4})")
+
+
+class Run:
+    """``sensorboard run`` of one board: commands on its standard input, its lines read."""
+
+    def __init__(self, folder: Path, name: str, peer: str, theirs: str, port: int,
+                 code: str | None = None) -> None:
+        self.name = name
+        args = [sys.executable, "-m", "sensorboard", "run", "--game", "tessella",
+                "--backend", "sim", "--board", name, "--records", str(folder / name),
+                "--mqtt", f"mqtt://127.0.0.1:{port}", "--opponent", f"board:{peer}",
+                "--opponent-side", theirs] + (["--pair", code] if code else [])
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, bufsize=1,
+                                     env={**os.environ, "BLINKA_OS_AGNOSTIC": "1"})
+        self.lines: queue.Queue = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, pattern: re.Pattern | str, timeout: float = 20.0) -> re.Match:
+        pattern = re.compile(pattern) if isinstance(pattern, str) else pattern
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            self.seen.append(line)
+            if match := pattern.search(line):
+                return match
+        raise AssertionError(f"board {self.name}: no {pattern.pattern!r} in "
+                             f"{timeout:g} s; last lines: {self.seen[-15:]}")
+
+    def send(self, *commands: str) -> None:
+        self.proc.stdin.write("".join(f"{c}\n" for c in commands))
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def quit(self) -> int:
+        self.send("quit")
+        return self.proc.wait(20)
+
+
+def planned_game(seed: int) -> list[str]:
+    """A random game of Tessella that runs at least ``TURNS`` turns."""
+    rng = random.Random(seed)
+    state, turns = rules.new_game("tessella"), []
+    while len(turns) < TURNS:
+        move = rng.choice(state.legal_moves())
+        turns.append(state.move_str(move))
+        state.push(move)
+    assert state.outcome() is None
+    return turns
+
+
+def carry_out(board: Run, played: list[str], move: str, rng: random.Random) -> None:
+    """The lifts and places of ``move`` (after ``played``) made on ``board``."""
+    state = rules.new_game("tessella")
+    for text in played:
+        state.push_str(text)
+    board.send(*(f"{op} {cell}" for op, cell in turn_ops(state, state.parse_move(move), rng)))
+    match = board.wait_for(MOVE)
+    assert match.group(1) == move, board.seen[-10:]
+
+
+def put_back(board: Run, played: list[str]) -> None:
+    """A simulated board comes up as a new game: put its pieces where the game stands."""
+    state = rules.new_game("tessella")
+    start = set(state.physical())
+    for text in played:
+        state.push_str(text)
+    now = set(state.physical())
+    lifts, places = sorted(start - now), sorted(now - start)
+    ops = [c for pair in zip(lifts, places, strict=False) for c in
+           (f"lift {pair[0]}", f"place {pair[1]}")]
+    board.send(*ops, *(f"lift {cell}" for cell in lifts[len(places):]))
+
+
+def journal_turns(folder: Path) -> list[tuple[int, str, str]]:
+    db = sqlite3.connect(folder / "journal.sqlite")
+    rows = db.execute("SELECT data FROM entries WHERE type='move' ORDER BY seq").fetchall()
+    db.close()
+    return [(d["ply"], d["player"], d["move"]) for d in (json.loads(r[0]) for r in rows)]
+
+
+def test_two_boards_play_through_mosquitto_and_one_survives_a_kill(tmp_path, broker):
+    game, rng = planned_game(seed=3), random.Random(3)
+    a = Run(tmp_path, "A", "B", "dark", broker.port)  # A's player plays clear
+    code = a.wait_for(CODE).group(1)
+    b = Run(tmp_path, "B", "A", "clear", broker.port, code)
+    b.wait_for(f"pairing code {code}")
+    boards = {"clear": (a, b), "dark": (b, a)}
+    try:
+        for ply, move in enumerate(game, 1):
+            mover, other = boards["clear" if ply % 2 else "dark"]
+            carry_out(mover, game[:ply - 1], move, rng)
+            other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
+            if ply == KILLED_AT:
+                b.kill()
+                assert len(journal_turns(tmp_path / "B")) == ply - 1
+                b = other = Run(tmp_path, "B", "A", "clear", broker.port, code)
+                boards = {"clear": (a, b), "dark": (b, a)}
+                b.wait_for("resuming the unfinished tessella game")
+                put_back(b, game[:ply - 1])
+                b.wait_for(f"board:A: {re.escape(move)} ")
+            carry_out(other, game[:ply - 1], move, rng)
+    finally:
+        for board in (a, b):
+            if board.proc.poll() is None:
+                board.quit()
+    expected = [(ply, "clear" if ply % 2 else "dark", move) for ply, move in enumerate(game, 1)]
+    assert journal_turns(tmp_path / "A") == expected
+    assert journal_turns(tmp_path / "B") == expected
