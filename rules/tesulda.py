@@ -202,6 +202,12 @@ def occupancy(board: Sequence[Figure | None]) -> tuple[int, int, int]:
     return sides[0], sides[1], sides[2]
 
 
+def primes(board: Sequence[Figure | None]) -> tuple[int, int, int]:
+    """``(0, light's Primes, dark's Primes)``: the squares of the figures carrying a crown,
+    as bitmasks indexed by side."""
+    return occupancy([f if f is not None and f.counts[CROWN] else None for f in board])
+
+
 def _moved(sides: tuple[int, int, int], frm: int, to: int) -> tuple[int, int, int]:
     """The occupancy after the figure on ``frm`` moves onto ``to`` (taking what stood
     there)."""
@@ -306,6 +312,32 @@ def _swap_ok(counts: tuple[int, ...]) -> bool:
     return SWAP_MIN <= plain <= SWAP_MAX and _fits(counts)
 
 
+_LOADS: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
+
+
+def _load(counts: tuple[int, ...]) -> tuple[int, int, bool, bool]:
+    """What D-3 and D-8 read of a figure's pieces: (plain pieces, size, a crown, a star)."""
+    found = _LOADS.get(counts)
+    if found is None:
+        total = sum(counts)
+        found = _LOADS[counts] = (total - counts[CROWN] - counts[STAR], total + counts[CROWN],
+                                  counts[CROWN] > 0, counts[STAR] > 0)
+    return found
+
+
+@functools.cache
+def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tuple[str, ...]:
+    """:func:`_swap_pieces` onto a neighbour of that :func:`_load`."""
+    plain, size, crown, star = load
+    out = []
+    for c, text in _givable(give):
+        c_plain, c_size, c_crown, c_star = _load(c)
+        if (SWAP_MIN <= plain + c_plain <= SWAP_MAX and size + c_size <= CAP
+                and not ((crown or c_crown) and (star or c_star))):
+            out.append(text)
+    return tuple(out)
+
+
 _SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
 
 
@@ -314,8 +346,7 @@ def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...
     both keep 1-4 plain pieces, within the cap)."""
     found = _SWAPS.get((give, take))
     if found is None:
-        found = _SWAPS[give, take] = tuple(
-            text for c, text in _givable(give) if _swap_ok(_add(take, c)))
+        found = _SWAPS[give, take] = _swaps_onto(give, _load(take))
     return found
 
 
@@ -401,6 +432,7 @@ class TesuldaState(GameState):
         self._captured: Figure | None = None  # awaiting the attack choice
         self._open = (True, True)  # swap, draw still unused this turn
         self._opts: list[Move] | None = None  # _options() of this moment
+        self._primes = primes(board)  # the squares of each side's Primes, as _sides
         self._lost_side = self._find_lost()
 
     # -- what stands where ------------------------------------------------------------------
@@ -440,12 +472,10 @@ class TesuldaState(GameState):
         >>> str(state.figure("a1")), str(state.figure("a2")), str(state.figure("e10"))
         ('Sssz', 'Sssh', 'Skh')
         """
-        from .tesulda_setup import set_up_sides
-
         if self._stack:
             raise SetupError("setup: the game has begun; a setup is entered before the first "
                              "move")
-        return TesuldaState(set_up_sides(self._board, text), self._turn, self._pool)
+        return TesuldaState(tesulda_setup.set_up_sides(self._board, text), self._turn, self._pool)
 
     def question(self) -> str:
         """What the board asks at the attack choice and at the swap / draw (D-7, D-8), and
@@ -530,9 +560,7 @@ class TesuldaState(GameState):
         >>> new_game().setup_text().splitlines()[1]
         'light a2=Sssz b2=Tcs c2=Tcs d2=Tcs e2=Tcs f2=Tcs g2=Tcs h2=Tcs i2=Tcs j2=Cczh'
         """
-        from .tesulda_setup import board_text
-
-        return board_text(self._board)
+        return tesulda_setup.board_text(self._board)
 
     def reach(self, cell: str) -> list[str]:
         """Where the figure on ``cell`` could move by the movement rules (D-5, D-5a, D-6),
@@ -613,9 +641,11 @@ class TesuldaState(GameState):
         return sorted({CELLS[c] for c in corners(self._board, i, fig, _INDEX[move.to])},
                       key=_INDEX.get)
 
-    def _crowns(self, side: int, sides: tuple[int, int, int] | None = None) -> list[int]:
+    def _crowns(self, side: int, sides: tuple[int, int, int] | None = None) -> Sequence[int]:
+        if sides is None:
+            return squares(self._primes[side])
         b = self._board
-        return [i for i in squares((sides or self._sides)[side]) if b[i].counts[CROWN]]
+        return [i for i in squares(sides[side]) if b[i].counts[CROWN]]
 
     def _attackers(self, sq: int, by: int, sides: tuple[int, int, int]) -> list[int]:
         """The squares of ``by``'s figures that can move onto ``sq`` (D-5, D-5a, D-6), with
@@ -662,11 +692,7 @@ class TesuldaState(GameState):
         return self._lost_side
 
     def _find_lost(self) -> int:
-        have = {f.owner for f in self._board if f is not None and f.counts[CROWN]}
-        for side in (1, 2):
-            if side not in have:
-                return side
-        return 0
+        return 1 if not self._primes[1] else 2 if not self._primes[2] else 0
 
     def _decisions(self) -> list[Move]:
         if self._phase == MOVE:
@@ -725,7 +751,7 @@ class TesuldaState(GameState):
             if not ends:
                 continue
             if frm in crowns:
-                safe = won
+                safe = won | (self._prime_safe(frm, ends, them) if len(crowns) == 1 else 0)
             elif guards.crossed & BIT[frm]:
                 safe = guards.safe_from(frm) | won
             else:
@@ -739,12 +765,51 @@ class TesuldaState(GameState):
                 if won & BIT[to]:
                     out.append(move)
                     rescued.append(move)
-                elif safe & BIT[to] or (frm in crowns and guards.safe_after(frm, to)):
+                elif safe & BIT[to] or (frm in crowns and len(crowns) > 1
+                                        and guards.safe_after(frm, to)):
                     out.append(move)
-                elif self._may_rescue(crowns, frm, to) and self._completes_after(move):
+                elif self._rescued_by_swap(crowns, frm, to, move):
                     out.append(move)
                     rescued.append(move)
         return out
+
+    def _prime_safe(self, frm: int, ends: int, them: int) -> int:
+        """The squares of ``ends`` where the mover's only Prime, on ``frm``, is safe once it
+        has moved there (D-9): no enemy reaches it with ``frm`` empty, the one taken
+        there aside (whether a square is reached does not depend on what stands on it)."""
+        vacated = (self._sides[1] | self._sides[2]) & ~BIT[frm]
+        each = [(j, k.ends(j, vacated)) for j in squares(self._sides[them])
+                if (k := self._kinds[j]).ends(j, 0) & ends]  # on an empty board first
+        reached = functools.reduce(operator.or_, (e for _, e in each), 0)
+        safe = ends & ~reached
+        for to in squares(ends & reached & self._sides[them]):
+            if not any(e & BIT[to] for j, e in each if j != to):
+                safe |= BIT[to]
+        return safe
+
+    def _rescued_by_swap(self, crowns: list[int], frm: int, to: int, move: Move) -> bool:
+        """Whether the turn of the move ``frm``-``to``, which leaves a Prime attacked, can
+        still end legally (D-8, D-9): worked out here for one Prime and a move that
+        neither captures nor ends where a draw is open (then only a swap carrying a crown
+        can help), else by playing the turn's decisions out."""
+        me = self._turn
+        if len(crowns) != 1 or self._board[to] is not None or to // SIZE in _ZONE_ROWS[3 - me]:
+            return self._may_rescue(crowns, frm, to) and self._completes_after(move)
+        b, c, after = self._board, crowns[0], _moved(self._sides, frm, to)
+        if c == frm:
+            swaps = [(b[frm].counts, b[u].counts, to, u) for u in _NEAR[to]
+                     if after[me] & BIT[u]]
+        elif c in _NEAR[to]:
+            swaps = [(b[c].counts, b[frm].counts, c, to)]
+        else:
+            return False
+        for give, take, src, dst in swaps:
+            for pieces in _swap_pieces(give, take):
+                if "k" in pieces:
+                    keeps = give[CROWN] > _counts(pieces)[CROWN]
+                    if not self._attacked([dst, src] if keeps else [dst], 3 - me, after):
+                        return True
+        return False
 
     def _may_rescue(self, crowns: list[int], frm: int, to: int) -> bool:
         """After the move ``frm``-``to``, whether a swap could still carry the crown to a
@@ -797,7 +862,7 @@ class TesuldaState(GameState):
     def _play(self, move: Move) -> tuple:
         b = self._board
         saved = (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-                 self._lost_side, self._sides, self._known_safe)
+                 self._lost_side, self._sides, self._known_safe, self._primes)
         mover, listed = self._turn, self._legal
         self._opts = None
         self._hits[self._turn].clear()
@@ -809,6 +874,8 @@ class TesuldaState(GameState):
             b[to], b[frm] = b[frm], None
             self._kinds[to], self._kinds[frm] = self._kinds[frm], None
             self._sides = _moved(self._sides, frm, to)
+            if b[to].counts[CROWN] or (victim is not None and victim.counts[CROWN]):
+                self._recrown(frm, to)
             self._moved = to
             if victim is not None:
                 if victim.counts[CROWN]:
@@ -860,6 +927,19 @@ class TesuldaState(GameState):
         fig = self._board[sq]
         fig = self._board[sq] = Figure(fig.owner, fig.base, counts)
         self._kinds[sq] = kind(fig)
+        if counts[CROWN] or self._primes[fig.owner] & BIT[sq]:
+            self._recrown(sq)
+
+    def _recrown(self, *cells: int) -> None:
+        """:attr:`_primes` after the figures on ``cells`` changed."""
+        crowned = list(self._primes)
+        for sq in cells:
+            crowned[1] &= ~BIT[sq]
+            crowned[2] &= ~BIT[sq]
+            fig = self._board[sq]
+            if fig is not None and fig.counts[CROWN]:
+                crowned[fig.owner] |= BIT[sq]
+        self._primes = (0, crowned[1], crowned[2])
 
     def _enter_extras(self) -> None:
         self._phase = EXTRAS
@@ -885,7 +965,7 @@ class TesuldaState(GameState):
         for sq, fig, its_kind in changed:
             self._board[sq], self._kinds[sq] = fig, its_kind
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-         self._lost_side, self._sides, self._known_safe) = saved
+         self._lost_side, self._sides, self._known_safe, self._primes) = saved
         self._opts = None
         self._hits[self._turn].clear()
 
@@ -898,6 +978,7 @@ class TesuldaState(GameState):
         other._rescued, other._known_safe = self._rescued, self._known_safe
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side
+        other._primes = self._primes
         return other
 
     def outcome(self) -> Outcome | None:
@@ -1000,11 +1081,9 @@ def _physical(fig: Figure) -> tuple[str, ...]:
 def new_game(setup: object = None, first: str = "light") -> TesuldaState:
     """The start position: ``setup`` is a setup text (see :mod:`rules.tesulda_setup`) or
     ``None`` for the default pattern of D-11; ``first`` is who moves first (D-2)."""
-    from .tesulda_setup import start_board
-
     if first not in PLAYERS:
         raise PositionError(f"first must be one of {', '.join(PLAYERS)}, got {first!r}")
-    return TesuldaState(start_board(setup), PLAYERS.index(first) + 1)
+    return TesuldaState(tesulda_setup.start_board(setup), PLAYERS.index(first) + 1)
 
 
 _POSITION_HELP = ("Tesulda position must be 'light:CELL=FIG,... dark:CELL=FIG,... "
@@ -1073,3 +1152,8 @@ def _read_phase(state: TesuldaState, moved: str, rest: str) -> None:
     else:
         raise PositionError(f"expected 'taking:FIGURE' or 'open:swap,draw' in Tesulda "
                             f"position, got {rest!r}")
+
+
+# The setups read this module's figures; imported last, with the rules, not by the first
+# new_game().
+from . import tesulda_setup  # noqa: E402

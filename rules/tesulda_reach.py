@@ -138,20 +138,40 @@ def _legs(t: Traits):
             (DIAGONAL, t.diagonal, STRAIGHT, second_s))
 
 
-def _slide(frm: int, d: int, rating: int, occupied: int) -> tuple[int, int, int]:
-    """One leg (D-5) from ``frm`` in direction ``d`` of up to ``rating`` squares, stopped by
-    the first occupied one (which it may end on): (ends, relevant, n), ``n`` the squares
-    entered empty, where a Dodger's second leg may start."""
-    ray, pre = RAYS[frm][d], PREFIX[frm][d]
-    n = rating if rating < len(ray) else len(ray)
-    if not n:
-        return 0, 0, 0
-    if not occupied & pre[n]:
-        return pre[n], pre[n - 1], n
-    for i, sq in enumerate(ray[:n]):
-        if occupied & BIT[sq]:
-            return pre[i + 1], pre[i + 1 if i + 1 < n else n - 1], i
-    raise AssertionError("unreachable: an occupied square lies on the leg")
+def _order(ray: tuple[int, ...]) -> int:
+    """1 where a ray's bits rise outwards, -1 where they fall, 0 where they rise but for a
+    last square on rank 10, whose bit lies below the others (the squares' name order)."""
+    bits = [BIT[sq] for sq in ray]
+    if bits == sorted(bits):
+        return 1
+    if bits == sorted(bits, reverse=True):
+        return -1
+    assert bits[:-1] == sorted(bits[:-1]) and bits[-1] < bits[0] and ray[-1] // SIZE == SIZE - 1
+    return 0
+
+
+#: ``ORDER[square][direction]``: :func:`_order` of the ray.
+ORDER = tuple(tuple(_order(ray) for ray in per) for per in RAYS)
+
+
+def _leg_ends(frm: int, d: int, rating: int, occupied: int) -> int:
+    """The ends of one leg (D-5) from ``frm`` in direction ``d`` of up to ``rating``
+    squares, stopped by the first occupied one (which it may end on)."""
+    pre = PREFIX[frm][d]
+    reach = pre[rating] if rating < len(pre) else pre[-1]
+    hit = occupied & reach
+    if not hit:
+        return reach
+    order = ORDER[frm][d]
+    if order < 0:  # the nearest occupied square has the highest bit
+        return reach & -(1 << (hit.bit_length() - 1))
+    if not order:  # rank 10's square, the ray's last, has the lowest bit
+        last = BIT[RAYS[frm][d][-1]]
+        hit &= ~last
+        if not hit:
+            return reach
+        reach &= ~last
+    return reach & ((hit & -hit) << 1) - 1
 
 
 #: ``_FANS[(square * 2 + kind) * SIZE + rating]``: the squares whose occupancy a fan reads
@@ -167,7 +187,8 @@ def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
     if fan is None:
         read = 0
         for d in (DIAGONAL if kind else STRAIGHT):
-            read |= _slide(sq, d, rating, 0)[1]
+            pre = PREFIX[sq][d]
+            read |= pre[max(0, min(rating, len(pre) - 1) - 1)]
         fan = _FANS[index] = (read, {})
     read, memo = fan
     key = occupied & read
@@ -175,7 +196,7 @@ def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
     if found is None:
         found = 0
         for d in (DIAGONAL if kind else STRAIGHT):
-            found |= _slide(sq, d, rating, key)[0]
+            found |= _leg_ends(sq, d, rating, key)
         if len(memo) >= 4096:
             memo.clear()
         memo[key] = found
@@ -244,6 +265,11 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
     ratings, out = (t.straight, t.diagonal), set()
     one = leg(tx - fx, ty - fy)
+    if not (t.dodger and t.straight and t.diagonal):  # one leg only
+        if one is None or not (one[1] == ratings[one[2]] if t.jumper
+                               else one[1] <= ratings[one[2]]):
+            return ()
+        return (0 if t.jumper else PREFIX[frm][one[0]][one[1] - 1],)
     if one is not None:
         d, n, k = one
         if n == ratings[k] if t.jumper else n <= ratings[k]:

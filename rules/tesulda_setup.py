@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 from .errors import SetupError
 from .tesulda import (
     BASES,
@@ -189,8 +191,17 @@ def set_up_sides(board: list, text: str) -> list:
     return new
 
 
+@functools.cache
+def _default_board() -> tuple:
+    return tuple(_board(None))
+
+
 def start_board(setup: str | None = None) -> list:
     """The board of a new game: the sides in ``setup`` (checked), the rest by D-11."""
+    return list(_default_board()) if setup is None else _board(setup)
+
+
+def _board(setup: str | None) -> list:
     default = parse_setup(default_setup_text())
     entered = parse_setup(setup) if setup is not None else {}
     board: list = [None] * (SIZE * SIZE)

@@ -129,6 +129,40 @@ def test_turn_results_agree_with_naive_in_the_middle_game():
     assert checked >= 10 and captures >= 5, (checked, captures)
 
 
+
+def test_prime_moves_and_crown_swap_rescues_agree_with_naive():
+    """A Prime among friends it can swap with and enemies that reach around it: the turns
+    the rules allow (the Prime's own moves checked against every enemy, moves that leave
+    it attacked until a swap carries the crown away) agree with the naive enumeration."""
+    rng = random.Random(23)
+    free = [f"{f}{r}" for f in naive.FILES[1:9] for r in range(2, 10)]
+    checked = prime_moves = rescues = 0
+    for _ in range(40):
+        prime = rng.choice(free)
+        px, py = naive.xy(prime)
+        near = [c for c in (naive.square(px + dx, py + dy) for dx in (-1, 0, 1)
+                            for dy in (-1, 0, 1) if dx or dy) if c]
+        friends = rng.sample(near, 3)
+        enemies = rng.sample([c for c in free if c != prime and c not in friends], 5)
+        light = [f"{prime}={rng.choice(('Skss', 'Ckcc', 'Skc', 'Tk', 'Ckh'))}"] + [
+            f"{c}={rng.choice(('Scs', 'Ccc', 'Sss', 'Tcs', 'Csd'))}" for c in friends]
+        dark = [f"{c}={rng.choice(('Sssh', 'Ccch', 'Sszc', 'Ssd', 'Ccz', 'Tcs'))}"
+                for c in enemies]
+        state = position(",".join(light), ",".join(dark))
+        if state.outcome() is not None:
+            continue
+        assert naive.fast_turn_results(state) == naive.turn_results(state), state
+        checked += 1
+        for move in state.legal_moves():
+            prime_moves += move.frm == prime
+            state.push(move)
+            rescues += state.to_move == "light" and any(
+                state.attackers(cell) for cell in state.primes("light"))
+            state.pop()
+    assert checked >= 30 and prime_moves >= 80 and rescues >= 20, (checked, prime_moves,
+                                                                     rescues)
+
+
 # -- (b) seeded random games with Tesulda's invariants -------------------------------------
 
 def _totals(state) -> Counter:
