@@ -318,8 +318,8 @@ def test_the_arbiter_adds_time_from_the_recorder(tmp_path):
         assert status == 200
         wait_until(lambda: pages.get("/api/boards")["boards"][0]["clock"]["left"]["dark"]
                    == 690.0, what="dark's 90 s more at the recorder")
-        real.recorder.flush()
-        assert "arbiter Eve: dark +90 s" in real.recorder.record_path.read_text()
+        real.writer.flush()
+        assert "arbiter Eve: dark +90 s" in real.writer.record_path.read_text()
     finally:
         stop.set()
         real.close()
