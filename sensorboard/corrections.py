@@ -1,6 +1,7 @@
-"""An arbiter's corrections, as values: what the page's arbiter form, MQTT's correction
-topic and the tests send (``{"action": ..., "by": ..., ...}``), checked here before the
-board carries them out (:meth:`sensorboard.service.BoardService.correct`).
+"""An arbiter's corrections: what the page's arbiter form, MQTT's correction topic and
+the tests send (``{"action": ..., "by": ..., ...}``), read here as values
+(:func:`parse`), then carried out on a board (:func:`carry_out`, through
+:meth:`sensorboard.service.BoardService.correct`).
 
 >>> parse("takeback", {"turns": 2})
 Takeback(turns=2)
@@ -15,6 +16,13 @@ sensorboard.corrections.CorrectionError: result: must be 1-0, 0-1 or 1/2-1/2, go
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import rules
+from sensorboard.events import outcome_json, result_text
+
+if TYPE_CHECKING:
+    from sensorboard.service import BoardService
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -91,3 +99,60 @@ def split_command(command: dict) -> tuple[str, str, dict]:
     args = dict(command)
     action, by = args.pop("action", None), str(args.pop("by", "") or "arbiter")
     return str(action), by, args
+
+
+def carry_out(service: BoardService, correction: Correction, item: dict) -> list[dict]:
+    """Carry ``correction`` out on ``service``'s board, journaled as ``item`` (the
+    ``correction`` entry: when, what, by whom) with its values; the events it caused.
+    Raises :class:`CorrectionError` naming what is wrong; nothing was changed then."""
+    match correction:
+        case Takeback(turns):
+            return _take_back(service, turns, {**item, "turns": turns})
+        case SetPosition(text):
+            _set_position(service, text, item)
+        case AdjustTime(player, seconds):
+            return _adjust_time(service, player, seconds, item)
+        case Adjudication(result, reason):
+            service.record({**item, "result": result, "reason": reason})
+            service.record({"type": "end", "t": item["t"], "result": result, "reason": reason})
+            service.adjudicated = True
+            service.game_clock.stop(item["t"])
+    return []
+
+
+def _take_back(service: BoardService, turns: int, item: dict) -> list[dict]:
+    played = len(service.tracker.state.move_stack)
+    if turns > played:
+        raise CorrectionError(f"takeback: only {played} turns were played")
+    service.record(item)
+    out: list[dict] = []
+    for _ in range(turns):
+        out += service.emit(service.tracker.press("takeback", service.clock.now()))
+    return out
+
+
+def _set_position(service: BoardService, text: str, item: dict) -> None:
+    try:
+        new = rules.from_position(service.tracker.state.NAME, text)
+    except rules.RulesError as e:
+        raise CorrectionError(f"position: {e}") from None
+    item = {**item, "position": new.position_str()}
+    service.record(item)
+    service.tracker.put_right(new)
+    service.taken_back, service.positioned = None, item
+    if new.outcome() is not None:  # a finished position ends the game, as a turn would
+        service.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
+                        "result": result_text(new)})
+        service.game_clock.stop(item["t"])
+
+
+def _adjust_time(service: BoardService, player: str, seconds: int, item: dict) -> list[dict]:
+    """The arbiter adds ``seconds`` to ``player``'s clock (takes them if negative)."""
+    players = service.tracker.state.PLAYERS
+    if service.timing is None:
+        raise CorrectionError("time: this game has no time control")
+    if player not in players:
+        raise CorrectionError(f"time: player must be one of {', '.join(players)}, "
+                              f"got {player!r}")
+    service.record({**item, "player": player, "seconds": seconds})
+    return service.game_clock.adjust(player, seconds, service.clock.now())

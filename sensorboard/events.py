@@ -269,6 +269,24 @@ class Unknown(Event):
         return out if self.t is None else {**out, "t": self.t}
 
 
+def outcome_json(state) -> dict | None:
+    """The ``outcome`` of an ``end`` event: the rules' outcome of ``state`` (a
+    :class:`rules.GameState`), None while the game runs."""
+    outcome = state.outcome()
+    return None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason}
+
+
+def result_text(state) -> str:
+    """The ``result`` of an ``end`` event in words (``dark wins (no move left)``), ``*``
+    while the game runs."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return f"draw ({outcome.reason})"
+    return f"{outcome.winner} wins ({outcome.reason})"
+
+
 def of(item: object) -> Event | None:
     """The event of ``item``, or None where it is not one (an entry read from afar)."""
     try:

@@ -1,7 +1,11 @@
-"""One board, wired: scanner -> debouncer -> tracker -> hint planner -> LEDs, and the recorder.
+"""One board, wired: scanner -> debouncer -> tracker -> hint planner -> LEDs, and its
+listeners (the game writer, the terminal, the page).
 
-The service is driven by :meth:`BoardService.step`, one matrix scan at a time, on a
-real or a virtual clock; it does not know which.
+The service is driven by :meth:`BoardService.step`, one matrix scan at a time, on a real
+or a virtual clock (it does not know which); every player's action comes in through
+:meth:`BoardService.act`. It composes :mod:`sensorboard.sensors` (scans, boot, ghosts),
+:mod:`sensorboard.boardsetup`, :mod:`sensorboard.clockrunner` (the game clock),
+:mod:`sensorboard.corrections` and :mod:`sensorboard.suggest` (the engine's hint).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import rules
 from boards import answers, hints
 from boards.dice import DICE, ElectronicDice
 from boards.layout import Layout
-from boards.sensing import classify, observer
+from boards.sensing import observer
 from boards.tracker import (
     Committed,
     Error,
@@ -32,9 +36,12 @@ from hardware.backends import Hardware, HardwareConfig, open_backend
 from hardware.base import Clock, LedStrip
 from hardware.debounce import Debouncer
 from hardware.hand import SimHand
-from hardware.matrix import ghost_candidates
 from sensorboard import clocks, corrections, events, suggest
+from sensorboard.boardsetup import BoardSetup
+from sensorboard.clockrunner import ClockRunner
+from sensorboard.events import outcome_json, result_text
 from sensorboard.opponent import Opponent, Seat
+from sensorboard.sensors import Sensors, settle
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
 DEBOUNCE = HardwareConfig.debounce
@@ -72,11 +79,6 @@ def typed(event: Event) -> events.Event:
 def event_json(event: Event) -> dict:
     """The JSON form of a tracker event, as replay prints it and the journal stores it."""
     return typed(event).to_json()
-
-
-def outcome_json(state: rules.GameState) -> dict | None:
-    outcome = state.outcome()
-    return None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason}
 
 
 class BoardService:
@@ -122,21 +124,47 @@ class BoardService:
         self.resumed = resumed
         self.corrections: queue.Queue | None = None  # an arbiter's, from afar (MQTT)
         self.adjudicated = False
-        self.timing = timing
-        self.flagged: dict | None = None  # the ``end`` entry of a flag fall
+        self.game_clock = ClockRunner(timing, self._clock_changed)
         if hardware is None:
-            config = config or HardwareConfig()
             tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
-            hardware = open_backend(backend, layout, replace(config, **tweaks), clock)
+            hardware = open_backend(backend, layout, replace(config or HardwareConfig(),
+                                                             **tweaks), clock)
+        self._wire(hardware, state, pieces)
+        blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
+        self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay,
+                               blind=blind, dice=self._die(state, dice, seed))
+        self.frame: dict[str, str] = {}
+        self.revision = 0  # counts what a view could show differently; views redraw on change
+        self._view: TurnView | None = None
+        self._dirty = True
+        self._frame_due: float | None = None
+        self.taken_back: dict | None = None  # the last move taken back, until the next commit
+        self.positioned: dict | None = None  # the arbiter's position correction, likewise
+        self.setup = BoardSetup(self.tracker)
+        self.suggester = suggest.Suggester() if engine_hints else None  # hint: the engine's turn
+        self.seat: Seat | None = None  # the opponent's, when one plays from elsewhere
+        self._boot()
+        self.set_opponent(opponent)
+
+    def _wire(self, hardware: Hardware, state: rules.GameState,
+              pieces: dict[str, tuple[str, ...]] | None) -> None:
+        """Take the opened backend's parts: the matrix (and the scans' state), the LEDs,
+        the buttons, and a hand over the simulated magnets (set up with ``pieces``, else
+        the game's position)."""
         self.hardware = hardware
         self.backend = hardware.name
         self.scanner = hardware.matrix
+        self.sensors = Sensors(self.layout, self.scanner)
+        self.addr_cell = self.layout.sensor_cell
+        self._last: object = None  # the last scan's reading
+        self._held: list = []  # changes confirmed, waiting for the others settling with them
+        self._held_since = 0.0
         self.strip: LedStrip = hardware.strip
         self.buttons = hardware.buttons
         self.sim = hardware.magnets
         self.hand: SimHand | None = None  # a player's hand over the simulated magnets
         if self.sim is not None:
-            self.hand = SimHand(self.sim, layout.cell_sensor, layout.magnets,
+            self.hand = SimHand(self.sim, self.layout.cell_sensor, self.layout.magnets,
                                 whole_stacks=state.FIGURES)
             self.hand.set_up(state.physical() if pieces is None else pieces)
         self.config = hardware.config or HardwareConfig()
@@ -148,32 +176,13 @@ class BoardService:
         else:
             self.debouncer = Debouncer(debounce)
         self.hold_limit = 5 * debounce
-        # The electronic die rolls from ``seed``; the journal records every roll.
-        die_seed = seed if seed is not None else self.config.seed
-        die = ElectronicDice(die_seed or 0) if dice == "electronic" and state.HAS_CHANCE else None
-        blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
-        self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay,
-                               blind=blind, dice=die)
-        self._held: list = []
-        self._held_since = 0.0
-        self.addr_cell = layout.sensor_cell
-        self.frame: dict[str, str] = {}
-        self.unreadable: frozenset[str] = frozenset()  # cells a diode-less matrix cannot read
-        self.revision = 0  # counts what a view could show differently; views redraw on change
-        self._raw: object = None
-        self._last: object = None
-        self._read_at = float("-inf")  # the time of the last scan
-        self._trusted: object = None
-        self._view: TurnView | None = None
-        self._dirty = True
-        self._frame_due: float | None = None
-        self.taken_back: dict | None = None  # the last move taken back, until the next commit
-        self.positioned: dict | None = None  # the arbiter's position correction, likewise
-        self._setup_due: float | None = None  # when a board still not set up is an error
-        self.suggester = suggest.Suggester() if engine_hints else None  # hint: the engine's turn
-        self.seat: Seat | None = None  # the opponent's, when one plays from elsewhere
-        self._boot()
-        self.set_opponent(opponent)
+
+    def _die(self, state: rules.GameState, dice: str, seed: int | None) -> ElectronicDice | None:
+        """The board's electronic die, rolling from ``seed`` (the journal records every
+        roll); None where the dice are physical or the game has none."""
+        if dice != "electronic" or not state.HAS_CHANCE:
+            return None
+        return ElectronicDice((seed if seed is not None else self.config.seed) or 0)
 
     def close(self) -> None:
         """Darken the LEDs, release the hardware and stop the engine's search."""
@@ -182,6 +191,21 @@ class BoardService:
         if self.seat is not None:
             self.seat.close()
         self.hardware.close()
+
+    @property
+    def timing(self) -> clocks.GameClock | None:
+        """The game clock as it stands, None without a time control."""
+        return self.game_clock.timing
+
+    @property
+    def flagged(self) -> dict | None:
+        """The ``end`` entry of a flag fall."""
+        return self.game_clock.flagged
+
+    @property
+    def unreadable(self) -> frozenset[str]:
+        """The cells a diode-less matrix cannot read right now."""
+        return self.sensors.unreadable
 
     @property
     def view(self) -> TurnView:
@@ -205,90 +229,42 @@ class BoardService:
 
     def _boot(self) -> None:
         """Read the board until it is stable and take that as what the sensors show now."""
-        start = now = self.clock.now()
-        for _ in range(1000):
-            self.debouncer.update(self._read(now), now)
-            if self.debouncer.settled() and now - start >= self.debouncer.window_s:
-                break
-            now += self.scan_period
-        seen = self.debouncer.state()
-        rest = self.observe(())
-        differ = []
-        for addr, cell in self.addr_cell.items():
-            value = seen.get(addr, rest) if self.analog else addr in seen
-            if self.tracker.current[cell] != value:
-                differ.append((cell, value))
+        settle(self._read, self.debouncer, self.clock.now(), self.scan_period)
+        differ = self.sensors.differing(self.debouncer.state(), self.tracker.current,
+                                        self.observe(()))
         if differ and self.resumed:  # put the board as the journal says, then play on
             self.tracker.put_right(shown=dict(differ))
             self.record({"type": "resume", "t": round(self.clock.now(), 3),
                          "cells": self.tracker.restore_cells()})
         elif differ and self.tracker.state.move_stack:  # a position set, not a new game
-            self._emit(self.tracker.changes(differ, self.clock.now()))
+            self.emit(self.tracker.changes(differ, self.clock.now()))
         elif differ:  # a new game on a board not set up as it starts
             self.tracker.put_right(shown=dict(differ))
-            self._report_setup()
+            self.setup.watch(self.clock.now())
         self._show(self.clock.now())
-
-    def _report_setup(self) -> None:
-        """Before the first move, a board that differs from the start position (a figure
-        missing from its square, one where none belongs) is put right first: the LEDs
-        show each such cell at once, and if the board still differs after the error delay
-        (a board whose first reading comes late has caught up by then) an error event
-        names them."""
-        if self.tracker.restoring:
-            self._setup_due = self.clock.now() + self.tracker.error_delay
-
-    def _setup_error(self, now: float) -> list[dict]:
-        self._setup_due = None
-        tracker = self.tracker
-        if (not tracker.restoring or tracker.state.move_stack or self.taken_back is not None
-                or self.positioned is not None):
-            return []
-        return self._emit([Error(now, tracker.restore_cells())])
 
     def next_timer(self) -> float | None:
         """When :meth:`step` will next have something to say if nothing else happens."""
-        due = [t for t in (self._board_timer(), self.timing and clocks.flag_at(self.timing))
-               if t is not None]
+        due = [t for t in (self._board_timer(), self.game_clock.flag_at()) if t is not None]
         return min(due, default=None)
 
     def _board_timer(self) -> float | None:
         """When the board itself (not the game clock) next has something to say."""
-        due = [t for t in (self.tracker.next_timer(), self._setup_due) if t is not None]
+        due = [t for t in (self.tracker.next_timer(), self.setup.due) if t is not None]
         return min(due, default=None)
 
     def _read(self, now: float):
-        """One scan: closed addresses (binary) or each address's class (analog). On a
-        matrix without diodes the cells ghosting could be faking keep the state the
-        tracker last saw and are reported as unreadable: never turned into pieces."""
-        self._read_at = now
-        if not self.analog:
-            raw = self.scanner.read()
-            if self.layout.diodes:
-                return raw
-            if raw != self._raw:
-                self._raw = raw
-                ghosts = ghost_candidates(raw) if len(raw) >= 3 else frozenset()
-                self._set_unreadable(ghosts, now)
-                if ghosts:  # they keep what the tracker last saw there
-                    current = self.tracker.current
-                    seen = {a for a in ghosts if a in self.addr_cell
-                            and current[self.addr_cell[a]]}
-                    raw = (raw - ghosts) | seen
-                self._trusted = raw
-            return self._trusted
-        thresholds = self.layout.thresholds
-        cells = self.addr_cell
-        return {a: classify(v, thresholds) for a, v in self.scanner.read().items() if a in cells}
+        """One scan (:meth:`Sensors.read`); cells becoming unreadable or readable again
+        are journaled."""
+        before = self.sensors.unreadable
+        raw = self.sensors.read(now, self.tracker.current)
+        if self.sensors.unreadable != before:
+            self.revision += 1
+            self.record({"type": "unreadable", "t": round(now, 3),
+                         "cells": sorted(self.sensors.unreadable)})
+        return raw
 
     # --- one scan ---------------------------------------------------------------------
-
-    def _set_unreadable(self, ghosts: frozenset, now: float) -> None:
-        cells = frozenset(self.addr_cell[a] for a in ghosts if a in self.addr_cell)
-        if cells != self.unreadable:
-            self.unreadable = cells
-            self.revision += 1
-            self.record({"type": "unreadable", "t": round(now, 3), "cells": sorted(cells)})
 
     def step(self) -> list[dict]:
         """One scan. When nothing changed it costs the scan and a few comparisons: no
@@ -305,9 +281,8 @@ class BoardService:
             changes = []
         if self.adjudicated:
             changes = []  # the arbiter (or a flag) has ended the game
-        elif changes and self.timing is not None and self.timing.phase is clocks.Phase.READY \
-                and not self.tracker.restoring:  # setting the board up is no move
-            out.append(self._set_clock(clocks.start(self.timing, now), now, "start"))
+        elif changes and not self.tracker.restoring:  # setting the board up is no move
+            out += self.game_clock.start(now)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
             self._dirty = True
@@ -330,17 +305,19 @@ class BoardService:
         if self._held and (self.debouncer.settled()
                            or now - self._held_since >= self.hold_limit):
             held, self._held = self._held, []
-            out += self._emit(self.tracker.changes(held, now))
+            out += self.emit(self.tracker.changes(held, now))
         if self.buttons is not None:
             for button, player in self.buttons.poll(now):
                 out += self.press(button, player)
         ticked = self.tracker.tick(now)
         if ticked:
-            out += self._emit(ticked)
-        if self._setup_due is not None and now >= self._setup_due:
-            out += self._setup_error(now)
-        flag = self.timing and not self.adjudicated and clocks.flag_at(self.timing)
-        if flag and now >= flag:
+            out += self.emit(ticked)
+        if self.setup.due is not None and now >= self.setup.due:
+            errors = self.setup.expire(now, corrected=self.taken_back is not None
+                                       or self.positioned is not None)
+            out += self.emit(errors) if errors else []
+        flag = None if self.adjudicated else self.game_clock.flag_at()
+        if flag is not None and now >= flag:
             out += self._flag_fall()
         if self.seat is not None:
             out += self._seated(now)
@@ -374,9 +351,8 @@ class BoardService:
         now = self.clock.now()
         item = {"type": "press", "t": round(now, 3), "button": button}
         self.record(item if player is None else {**item, "player": player})
-        if button == "clock" and self.timing is not None \
-                and self.timing.phase is clocks.Phase.READY and not self.adjudicated:
-            return [self._set_clock(clocks.start(self.timing, now), now, "start")]
+        if button == "clock" and self.game_clock.ready() and not self.adjudicated:
+            return self.game_clock.start(now)
         question = self.view.question
         if question is not None and not question.placed and button == "hint":
             self._view = self.tracker.view(self._view, option_cells=True)  # first needed now
@@ -392,8 +368,8 @@ class BoardService:
         if button == "hint" and question is None and self.suggester is not None:
             return self._hint(now)
         if player is None:
-            return self._emit(self.tracker.press(button, now))
-        return self._emit(self.tracker.press(button, now, player=player))
+            return self.emit(self.tracker.press(button, now))
+        return self.emit(self.tracker.press(button, now, player=player))
 
     def _hint(self, now: float) -> list[dict]:
         """``hint`` with no question open: the game's own marked cells first (Teblo's
@@ -401,7 +377,7 @@ class BoardService:
         where the game marks none)."""
         before = self.view
         cut_shown = bool(before.hint_cells) and now < before.hint_until
-        out = self._emit(self.tracker.press("hint", now))
+        out = self.emit(self.tracker.press("hint", now))
         if before.phase is Phase.IDLE and (cut_shown or not self.view.hint_cells) \
                 and self.suggester.ask(self.tracker.state):
             self.revision += 1
@@ -445,26 +421,22 @@ class BoardService:
     def choose(self, value: str) -> list[dict]:
         now = self.clock.now()
         self.record({"type": "answer", "t": round(now, 3), "value": value})
-        return self._emit(self.tracker.choose(value, now))
+        return self.emit(self.tracker.choose(value, now))
 
     def set_up(self, text: str) -> list[dict]:
         """Enter a setup before the first move (Tesulda: one or both sides' figures, in the
         text of a setup file): the game starts from it, journaled, and the board is checked
-        against it (see :meth:`_report_setup`). Raises :class:`rules.SetupError` listing
+        against it (:class:`BoardSetup`). Raises :class:`rules.SetupError` listing
         every fault, or :class:`ServiceError` when a move is under way; nothing changes then.
         """
-        tracker = self.tracker
-        if tracker.differing and not tracker.restoring:
+        if self.tracker.differing and not self.tracker.restoring:
             raise ServiceError("setup: a move is under way on the board; put it back first")
-        new = tracker.state.set_up(text)
-        self.record({"type": "setup", "t": round(self.clock.now(), 3), "setup": text,
-                     "position": new.position_str()})
-        tracker.put_right(new)
+        new, item = self.setup.enter(text, self.clock.now())
+        self.record(item)
         if self.sim is not None:
             self.hand.relabel(new.physical())
         self._dirty = True
         self.revision += 1
-        self._report_setup()
         return []
 
     def apply_corrections(self) -> list[dict]:
@@ -492,112 +464,33 @@ class BoardService:
             correction = corrections.parse(action, args)
         except corrections.CorrectionError as e:
             raise ServiceError(str(e)) from None
-        t = round(self.clock.now(), 3)
-        item = {"type": "correction", "t": t, "action": action, "by": by}
-        match correction:
-            case corrections.Takeback(turns):
-                return self._take_back(turns, {**item, "turns": turns})
-            case corrections.SetPosition(text):
-                self._set_position(text, item)
-            case corrections.AdjustTime(player, seconds):
-                return self._correct_time(item, player, seconds)
-            case corrections.Adjudication(result, reason):
-                self.record({**item, "result": result, "reason": reason})
-                self.record({"type": "end", "t": t, "result": result, "reason": reason})
-                self.adjudicated = True
-                self._stop_clock(t)
+        item = {"type": "correction", "t": round(self.clock.now(), 3), "action": action,
+                "by": by}
+        try:
+            out = corrections.carry_out(self, correction, item)
+        except corrections.CorrectionError as e:
+            raise ServiceError(str(e)) from None
         self._dirty = True
         self.revision += 1
-        return []
-
-    def _take_back(self, turns: int, item: dict) -> list[dict]:
-        played = len(self.tracker.state.move_stack)
-        if turns > played:
-            raise ServiceError(f"takeback: only {played} turns were played")
-        self.record(item)
-        out: list[dict] = []
-        for _ in range(turns):
-            out += self._emit(self.tracker.press("takeback", self.clock.now()))
         return out
-
-    def _set_position(self, text: str, item: dict) -> None:
-        try:
-            new = rules.from_position(self.tracker.state.NAME, text)
-        except rules.RulesError as e:
-            raise ServiceError(f"position: {e}") from None
-        item = {**item, "position": new.position_str()}
-        self.record(item)
-        self.tracker.put_right(new)
-        self.taken_back, self.positioned = None, item
-        if new.outcome() is not None:  # a finished position ends the game, as a turn would
-            self.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
-                         "result": result_text(new)})
-            self._stop_clock(item["t"])
-
-    def _correct_time(self, item: dict, player: str, seconds: int) -> list[dict]:
-        """The arbiter adds ``seconds`` to ``player``'s clock (takes them if negative)."""
-        players = self.tracker.state.PLAYERS
-        if self.timing is None:
-            raise ServiceError("time: this game has no time control")
-        if player not in players:
-            raise ServiceError(f"time: player must be one of {', '.join(players)}, "
-                               f"got {player!r}")
-        self.record({**item, "player": player, "seconds": seconds})
-        now = self.clock.now()
-        return [self._set_clock(clocks.adjust(self.timing, player, seconds, now), now,
-                                "correction")]
 
     # --- the game clock -------------------------------------------------------------------
 
-    def _set_clock(self, timing: clocks.GameClock, t: float, why: str) -> dict:
-        """The clock's new value, journaled (``why``: start, turn, takeback, correction,
-        flag, end)."""
-        self.timing = timing
+    def _clock_changed(self, item: dict) -> None:
+        """A ``clock`` entry of :attr:`game_clock`: journaled, and views redraw."""
         self.revision += 1
-        item = {"type": "clock", "t": round(t, 3), "why": why, **clocks.to_json(timing, t)}
         self.record(item)
-        return item
-
-    def _stop_clock(self, t: float) -> list[dict]:
-        """The game has ended (a result on the board, an arbiter's): the clocks stop."""
-        if self.timing is None or self.timing.phase not in (clocks.Phase.RUNNING,
-                                                            clocks.Phase.READY):
-            return []
-        return [self._set_clock(clocks.stop(self.timing, t), t, "end")]
-
-    def _clock_after(self, event: Event) -> list[dict]:
-        """A committed turn ends the mover's time; a takeback gives the turn back (and
-        sets the clock going again when it took back the turn that ended the game)."""
-        timing = self.timing
-        again = timing is not None and timing.phase is clocks.Phase.STOPPED \
-            and isinstance(event, TakenBack) and not self.adjudicated
-        if timing is None or (timing.phase is not clocks.Phase.RUNNING and not again):
-            return []
-        if isinstance(event, Committed):
-            nxt = timing.players[(timing.players.index(event.player) + 1)
-                                 % len(timing.players)]
-            return [self._set_clock(clocks.end_turn(timing, event.t, nxt), event.t, "turn")]
-        if isinstance(event, TakenBack):
-            return [self._set_clock(clocks.switch(timing, event.t, event.player), event.t,
-                                    "takeback")]
-        return []
 
     def _flag_fall(self) -> list[dict]:
         """The running side's time is out: the game ends as the game's ruling says."""
-        flagged, at = self.timing.running, clocks.flag_at(self.timing)
-        out = [self._set_clock(clocks.fall(self.timing), at, "flag")]
-        winner, reason = clocks.flag_outcome(self.tracker.state, flagged)
-        text = f"draw ({reason})" if winner is None else f"{winner} wins ({reason})"
-        end = {"type": "end", "t": round(at, 3), "outcome": {"winner": winner, "reason": reason},
-               "result": text}
-        self.record(end)
-        self.flagged = end
+        out = self.game_clock.fall(self.tracker.state)
+        self.record(self.game_clock.flagged)
         self.adjudicated = True
         self._dirty = True
         return out
 
     def flush(self) -> list[dict]:
-        return self._emit(self.tracker.flush(self.clock.now()))
+        return self.emit(self.tracker.flush(self.clock.now()))
 
     # --- the simulated magnets ----------------------------------------------------------
 
@@ -625,7 +518,7 @@ class BoardService:
         """Whether every change made to the board so far has been read by a scan (after
         its contacts stopped bouncing) and passed on."""
         return (self.debouncer.settled() and not self._held
-                and (self.sim is None or self.sim.quiet_after() < self._read_at))
+                and (self.sim is None or self.sim.quiet_after() < self.sensors.read_at))
 
     def settled(self) -> bool:
         return (self.sensed() and self._board_timer() is None and self.tracker.prepared
@@ -634,7 +527,9 @@ class BoardService:
 
     # --- outputs ------------------------------------------------------------------------
 
-    def _emit(self, events: list[Event]) -> list[dict]:
+    def emit(self, events: list[Event]) -> list[dict]:
+        """The tracker's ``events`` journaled and handed out, each with what the game clock
+        did after it (and the game's end where a turn ended it)."""
         if events and self.suggester is not None:
             self.suggester.drop()
         self._dirty = True
@@ -644,7 +539,7 @@ class BoardService:
         for event in events:
             item = event_json(event)
             self.record(item)
-            out += [item, *self._clock_after(event)]
+            out += [item, *self.game_clock.after(event, self.adjudicated)]
             if item["type"] in ("move", "takeback"):
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
@@ -653,7 +548,7 @@ class BoardService:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),
                    "result": result_text(state)}
             self.record(end)
-            out += self._stop_clock(end["t"])
+            out += self.game_clock.stop(end["t"])
         if self.seat is not None:
             self.seat.expect(self)
         return out
@@ -695,11 +590,3 @@ class BoardService:
                 "outcome": outcome_json(state) or (self.flagged or {}).get("outcome"),
                 "stock": state.stock(), "captured": state.captured()}
 
-
-def result_text(state: rules.GameState) -> str:
-    outcome = state.outcome()
-    if outcome is None:
-        return "*"
-    if outcome.winner is None:
-        return f"draw ({outcome.reason})"
-    return f"{outcome.winner} wins ({outcome.reason})"

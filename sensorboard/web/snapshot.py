@@ -6,8 +6,9 @@ import rules
 from boards import hints
 from boards.view import TurnView
 from sensorboard import clocks, guidance
+from sensorboard.events import outcome_json, result_text
 from sensorboard.numbering import full_moves
-from sensorboard.service import BoardService, outcome_json, result_text
+from sensorboard.service import BoardService
 from sensorboard.web.against import opponent_json
 
 
