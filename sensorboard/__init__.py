@@ -1,1 +1,1 @@
-"""sensorboard: the service that wires one board: scanner -> tracker -> LEDs and recorder."""
+"""sensorboard: the service that wires one board: scanner -> tracker -> LEDs, journal and record."""
