@@ -216,7 +216,8 @@ class WebSession:
         """A snapshot with the board's geometry and the LED legend: all a page needs."""
         return {**(snap or self.publish()), "geometry": self.geometry(),
                 "legend": legend_json(self.service.view.state.NAME, self.service.palette,
-                                      die="roll" in self.service.view.buttons),
+                                      die="roll" in self.service.view.buttons,
+                                      opponent=self.service.seat is not None),
                 "against": against_menu.MENU}
 
     def publish(self) -> dict:

@@ -147,6 +147,7 @@ ROLE_TEXT = {
 }
 
 
+OPPONENT_ROLES = ("opponent-from", "opponent-to")  # only with an opponent (--opponent)
 # The roles only some games' boards show; every board may show the others.
 GAME_ROLES = {
     "tessella": ("capture",),
@@ -159,15 +160,18 @@ OWN_TEXT = {("tesulda", "cut"): "hint: this figure could take your Prime"}
 
 
 def legend_json(game: str, palette: dict[str, tuple[int, int, int]] = hints.PALETTE,
-                die: bool = False) -> list[dict]:
-    """The roles ``game``'s board can show (``roll`` only with the board's ``die``), each
-    with its colour and what it means.
+                die: bool = False, opponent: bool = False) -> list[dict]:
+    """The roles ``game``'s board can show (``roll`` only with the board's ``die``, the
+    opponent's only with an ``opponent``), each with its colour and what it means.
 
     >>> [item["role"] for item in legend_json("teblo")][-4:]
-    ['hint-from', 'hint-to', 'opponent-from', 'opponent-to']
+    ['winner', 'cut', 'hint-from', 'hint-to']
+    >>> [item["role"] for item in legend_json("teblo", opponent=True)][-2:]
+    ['opponent-from', 'opponent-to']
     """
-    special = {role for roles in GAME_ROLES.values() for role in roles}
+    special = {role for roles in GAME_ROLES.values() for role in roles} | set(OPPONENT_ROLES)
     own = {role for role in GAME_ROLES[game] if role != "roll" or die}
+    own |= set(OPPONENT_ROLES) if opponent else set()
     return [{"role": role, "rgb": list(rgb),
              "text": OWN_TEXT.get((game, role), ROLE_TEXT.get(role, role))}
             for role, rgb in palette.items() if role not in special or role in own]

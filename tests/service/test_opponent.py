@@ -190,3 +190,31 @@ def test_with_the_boards_die_the_page_hands_in_the_turn_at_the_roll():
     page = PageOpponent(state.to_move, board_rolls=True)
     assert [o["move"] for o in page.options(state)] == ["roll"]
     assert page.pick(state, "roll").text == "roll"
+
+
+def test_two_takebacks_give_the_player_at_the_board_their_turn_again():
+    board = Board("tessella")
+    try:
+        board.opponent = PageOpponent("dark")
+        board.service.set_opponent(board.opponent)
+        state = board.service.tracker.state.clone()
+        rng = random.Random(6)
+        mine = state.parse_move("b1-a1")
+        first = carry_out(board, state, Turn((mine,)), rng)
+        state.push(mine)
+        theirs = Turn((state.parse_move("d5-e5"),))
+        propose(board, theirs)
+        second = carry_out(board, state, theirs, rng)
+        board.press("takeback")
+        board.press("takeback")
+        assert [x["move"] for x in board.kinds("takeback")] == ["d5-e5", "b1-a1"]
+        for ops in (second, first):
+            board.act([("place" if op == "lift" else "lift", c) for op, c in reversed(ops)])
+        assert board.service.tracker.state.position_str() == rules.new_game(
+            "tessella").position_str()
+        assert board.service.tracker.player == "clear" and not board.kinds("error")
+        again = rules.new_game("tessella")
+        carry_out(board, again, Turn((again.parse_move("b1-b2"),)), rng)
+        assert [x["move"] for x in board.kinds("move")][-1] == "b1-b2"
+    finally:
+        board.close()

@@ -41,12 +41,15 @@ def test_a_whole_game_against_the_engine(make_server, page, artifacts):
     server = make_server(GAME)
     page.goto(server.url)
     expect(page.locator("#connection")).to_have_text("live")
+    legend = page.locator('#legend li[data-role="opponent-from"]')
+    expect(legend).to_have_count(0)  # no opponent yet: its roles are not in the legend
     page.select_option("#against-who", f"engine:{LEVEL}")
     page.select_option("#against-side", ENGINE_SIDE)
     page.get_by_role("button", name="Play").click()
     expect(page.locator("#opponent-turn")).to_have_text(
         f"Playing against engine level {LEVEL} ({ENGINE_SIDE}).")
     page.check("#thinking-toggle")
+    expect(legend).to_have_count(1)
 
     state, rng, seen_leds = rules.new_game(GAME), random.Random(7), False
     while state.outcome() is None:
