@@ -186,8 +186,16 @@ class BoardLink:
     def add_channel(self, channel) -> None:
         """Subscribe ``channel.topics`` on every (re)connect, hand their messages (decoded
         JSON) to ``channel.receive(topic, data)`` and call ``channel.connected()`` once
-        subscribed. Add it before :meth:`start`."""
+        subscribed (at once, where the link is connected already)."""
         self.channels.append(channel)
+        loop, client = self.loop, self.client
+        if loop is not None and client is not None and self.connected:
+            asyncio.run_coroutine_threadsafe(self._join(client, channel), loop)
+
+    async def _join(self, client: aiomqtt.Client, channel) -> None:
+        for name in channel.topics:
+            await client.subscribe(name, qos=1)
+        channel.connected()
 
     def remove_channel(self, channel) -> None:
         if channel in self.channels:
@@ -226,13 +234,10 @@ class BoardLink:
                     # its own status too: a will the broker sends late (after a broker
                     # restart) is put right at once
                     await client.subscribe(self._topic("status"), qos=1)
-                    for channel in self.channels:
-                        for name in channel.topics:
-                            await client.subscribe(name, qos=1)
                     await self._online(client)
                     self._reload()
-                    for channel in self.channels:
-                        channel.connected()
+                    for channel in list(self.channels):
+                        await self._join(client, channel)
                     listen = asyncio.ensure_future(self._listen(client))
                     try:
                         await self._publish_loop(client)

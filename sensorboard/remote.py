@@ -249,7 +249,7 @@ class RemoteOpponent:
         self.acked = 0  # the last ply of this board's turns the other board holds
         self.agreed: bool | None = None  # None until the other board's hello
         self.refused: dict[int, str] = {}  # plies refused here, and why
-        self.said: set[str] = set()
+        self.said: list[str] = []  # every line said, in order (the page shows the last)
         self.last_sent = float("-inf")
         self.on_close: list[Callable[[], None]] = []
         self._lock = threading.RLock()
@@ -409,7 +409,7 @@ class RemoteOpponent:
 
     def _say(self, line: str) -> None:
         if line not in self.said:
-            self.said.add(line)
+            self.said.append(line)
             self.note(line)
 
 
@@ -417,11 +417,10 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
-                 note: Callable[[str], None]) -> str:
-    """The pairing's code: ``given`` (``--pair``), else the one this board made for this
-    game with ``peer`` before it was restarted, else a new one; kept in the journal and
-    said in a line either way."""
+def pairing_code(journal: Journal, uid: str, peer: str, given: str | None) -> tuple[str, str]:
+    """The pairing's code and the line that shows it: ``given`` (``--pair``), else the one
+    this board made for this game with ``peer`` before it was restarted, else a new one;
+    kept in the journal."""
     code = normal_code(given) if given is not None else None
     stored = json.loads(journal.meta("pairing") or "{}")
     if code is None and stored.get("peer") == peer and stored.get("game") == uid:
@@ -430,11 +429,9 @@ def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
         code = new_code()
     journal.set_meta("pairing", json.dumps({"peer": peer, "game": uid, "code": code}))
     if given is None:
-        note(f"pairing code {code}: on board {peer} give --opponent board:{journal.board} "
-             f"--pair {code}")
-    else:
-        note(f"pairing code {code}: board {peer} shows the same")
-    return code
+        return code, (f"pairing code {code}: on board {peer} give --opponent "
+                      f"board:{journal.board} --pair {code}")
+    return code, f"pairing code {code}: board {peer} shows the same"
 
 
 def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
@@ -446,13 +443,15 @@ def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
     if peer == journal.board:
         raise PairingError(f"--opponent board:{peer}: that is this board's own name "
                            "(--board names this one)")
-    pairing = Pairing(journal.board, peer, pairing_code(journal, writer.uid, peer, pair, note))
+    code, line = pairing_code(journal, writer.uid, peer, pair)
+    pairing = Pairing(journal.board, peer, code)
     with writer.lock:
         log = writer.log
         mine = next(p for p in log.state.PLAYERS if p != side)
         game = Game(log.game, log.start.get("position") or "", mine)
         turns = [(commit.player, commit.text) for commit in log.turns]
     remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note)
+    remote._say(line)
     link.add_channel(remote)
     listeners = journal.writer().listeners
     listeners.append(remote.written)

@@ -14,3 +14,13 @@ def run_stops_at_start(monkeypatch):
     from sensorboard import live
 
     monkeypatch.setattr(live, "_stop_on_sigterm", lambda: [signal.SIGTERM])
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """mosquitto with the shipped settings on a free loopback port, for one test."""
+    from tests.recording.broker import Broker
+
+    b = Broker(tmp_path).start()
+    yield b
+    b.stop()

@@ -68,7 +68,7 @@ def _serve_board(args, layout: Layout, sock) -> int:
     options = [pair for pair in args.option if pair.partition("=")[0].strip() != "setup"]
     factory = default_factory(args.backend, clock, args.records, args.hardware,
                               board=args.board, tags=args.tags, new=args.new,
-                              mqtt=args.mqtt, options={args.game: options},
+                              mqtt=args.mqtt, pair=args.pair, options={args.game: options},
                               note=lambda text: print(f"sensorboard: {text}"))
     url = url_for(args.host, args.port, args.token)
     view = TerminalView(sys.stdout.isatty(), header=f"page: {url}")

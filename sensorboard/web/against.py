@@ -9,6 +9,8 @@ decisions they may pick next, each with the cells it lifts from and puts on.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import LEVELS
 from sensorboard.opponent import (
     Choice,
@@ -19,13 +21,18 @@ from sensorboard.opponent import (
     local_opponent,
     parse_choice,
 )
+from sensorboard.remote import PairingError, RemoteOpponent, open_remote
 from sensorboard.service import BoardService
+
+if TYPE_CHECKING:
+    from sensorboard.board import Board
 
 #: The menu's entries: the value ``POST /api/against`` takes, and its words.
 MENU = [{"value": "", "label": "nobody: both sides play at the board"},
         *({"value": f"engine:{level}", "label": f"the engine, level {level}"}
           for level in LEVELS),
-        {"value": "page", "label": "a person on this page"}]
+        {"value": "page", "label": "a person on this page"},
+        {"value": "board:", "label": "another board (its name; docs/remote.md)"}]
 
 
 def opponent_json(service: BoardService) -> dict | None:
@@ -50,6 +57,9 @@ def opponent_json(service: BoardService) -> dict | None:
         state = service.view.state
         out["picked"] = opponent.picked(state)
         out["options"] = _options(opponent, state)
+    if isinstance(opponent, RemoteOpponent):  # the code both boards show, the last news
+        out["code"] = opponent.code
+        out["news"] = opponent.said[-1] if opponent.said else None
     return out
 
 
@@ -73,11 +83,13 @@ def _options(opponent: PageOpponent, state) -> list[dict]:
     return _CACHE[key]
 
 
-def choose(service: BoardService, value: object, side: object = None) -> Choice | None:
+def choose(service: BoardService, value: object, side: object = None, *,
+           board: Board | None = None, pair: object = None) -> Choice | None:
     """The menu's choice: ``value`` as ``--opponent`` takes it (``""``: nobody), playing
-    ``side`` (None: the game's second player), from now on. Raises :class:`ChoiceError`
-    naming what is wrong; nothing changes then."""
-    if not isinstance(value, str) or not (side is None or isinstance(side, str)):
+    ``side`` (None: the game's second player), from now on; another board is paired on
+    ``board``'s link and journal (``pair``: the code it shows, None: this board makes
+    one). Raises :class:`ChoiceError` naming what is wrong; nothing changes then."""
+    if not all(v is None or isinstance(v, str) for v in (value, side, pair)) or value is None:
         raise ChoiceError('against: give the opponent and the side as text, e.g. '
                           '{"opponent": "engine:2", "side": "dark"}')
     if not value:
@@ -87,8 +99,10 @@ def choose(service: BoardService, value: object, side: object = None) -> Choice 
     state = service.view.state
     choice.side_in(state)
     if choice.kind == "board":
-        raise ChoiceError(f"--opponent {value}: another board is paired when the board "
-                          "starts (sensorboard run --opponent board:NAME)")
+        service.set_opponent(_remote(board, choice, choice.side_in(state), pair or None))
+        return choice
+    if pair:
+        raise ChoiceError("against: a pairing code goes with another board (board:NAME)")
     dice = "electronic" if "roll" in service.view.buttons else "physical"
     service.set_opponent(local_opponent(choice, state, seed=service.config.seed or 0,
                                         dice=dice))
@@ -108,3 +122,15 @@ def pick(service: BoardService, move: object) -> None:
         raise TurnError(f"turn: a decision is text, got {type(move).__name__}")
     else:
         opponent.pick(service.view.state, move)
+
+
+def _remote(board: Board | None, choice: Choice, side: str, pair: str | None):
+    """Board ``choice.name`` as the opponent, on ``board``'s link and journal."""
+    if board is None or board.link is None or board.writer is None:
+        raise ChoiceError(f"board:{choice.name}: this board reaches no broker; start it "
+                          "with --mqtt URL (docs/remote.md)")
+    try:
+        return open_remote(choice.name, side, board.writer, board.link, pair=pair,
+                           note=lambda text: print(f"sensorboard: {text}", flush=True))
+    except PairingError as e:
+        raise ChoiceError(str(e)) from None

@@ -78,7 +78,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                     records: str | None = None,
                     config: HardwareConfig | None = None, *, board: str | None = None,
                     tags: dict | None = None, new: bool = False,
-                    mqtt: str | None = None,
+                    mqtt: str | None = None, pair: str | None = None,
                     options: dict[str, list[str]] | None = None,
                     note: Callable[[str], None] = lambda text: None) -> Callable[[str], Board]:
     """Build a new board for a game; with ``records`` the games go to the journal there,
@@ -103,7 +103,7 @@ def default_factory(backend: str = "sim", clock: Clock | None = None,
                             clock=clock, options=tuple((options or {}).get(game, [])),
                             records=records, board=board, tags=tags,
                             new=new or first is not None, mqtt=mqtt, note=note,
-                            opponent=opponent)
+                            opponent=opponent, pair=pair)
         if first is None:
             first = open_board(opts)
             shared = first.hand_over()  # the page's next games go to the same journal
@@ -353,12 +353,13 @@ class WebSession:
                                    "is on the board") from None
         self._replace(board)
 
-    def against(self, value: object, side: object = None) -> None:
+    def against(self, value: object, side: object = None, pair: object = None) -> None:
         """The "play against" menu (:mod:`sensorboard.web.against`): who plays ``side``
-        from now on; ``""``: nobody."""
+        from now on; ``""``: nobody (``pair``: another board's pairing code)."""
         self._not_during_demo()
         try:
-            self.choice = against_menu.choose(self.service, value, side)
+            self.choice = against_menu.choose(self.service, value, side, board=self.board,
+                                              pair=pair)
         except ChoiceError as e:
             raise ActionError(400, str(e)) from None
 
@@ -401,7 +402,7 @@ def _error(status: int, message: str, errors: list[str] | None = None) -> web.Re
 ACTIONS = {"lift": "cell", "place": "cell", "toggle": "cell", "press": "button",
            "choose": "value", "new": "game", "setup": "text", "against": "opponent",
            "turn": "move"}
-OPTIONAL = {"press": "player", "against": "side"}  # a second field an action may take
+OPTIONAL = {"press": ("player",), "against": ("side", "pair")}  # more fields an action takes
 
 
 SESSION = web.AppKey("session", WebSession)
@@ -455,13 +456,13 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
         field = ACTIONS[name]
         if not isinstance(body, dict) or field not in body:
             return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
-        allowed = {field, OPTIONAL[name]} if name in OPTIONAL else {field}
+        allowed = {field, *OPTIONAL.get(name, ())}
         unknown = sorted(str(k) for k in body if k not in allowed)
         if unknown:
             return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
                                f'"{field}"')
         method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
-        extra = (body.get(OPTIONAL[name]),) if name in OPTIONAL else ()
+        extra = tuple(body.get(key) for key in OPTIONAL.get(name, ()))
         try:
             why = method(body[field], *extra)
         except ActionError as e:

@@ -1,18 +1,8 @@
-"""A real PostgreSQL server for the store's tests, one per test session (per worker), and a
-mosquitto per test."""
+"""A real PostgreSQL server for the store's tests, one per test session (per worker)."""
 
 import pytest
 
-from tests.recording.broker import Broker
 from tests.recording.postgres import PostgresServer, postgres_bin
-
-
-@pytest.fixture
-def broker(tmp_path):
-    """mosquitto with the shipped settings on a free loopback port, for one test."""
-    b = Broker(tmp_path).start()
-    yield b
-    b.stop()
 
 
 def started() -> PostgresServer:

@@ -175,14 +175,13 @@ def test_a_bad_code_is_one_line(code):
 
 def test_the_code_made_for_a_game_is_kept_for_it_and_given_codes_are_kept(tmp_path):
     journal = Journal(tmp_path / "journal.sqlite", board="A")
-    lines: list[str] = []
-    code = pairing_code(journal, "g1", "B", None, lines.append)
+    code, line = pairing_code(journal, "g1", "B", None)
     assert normal_code(code) == code
-    assert lines == [f"pairing code {code}: on board B give --opponent board:A --pair {code}"]
-    assert pairing_code(journal, "g1", "B", None, lines.append) == code  # restarted
-    assert pairing_code(journal, "g2", "B", None, lines.append) != code  # a new game
-    assert pairing_code(journal, "g2", "B", "m8rt 4xq2", lines.append) == "M8RT-4XQ2"
-    assert lines[-1] == "pairing code M8RT-4XQ2: board B shows the same"
+    assert line == f"pairing code {code}: on board B give --opponent board:A --pair {code}"
+    assert pairing_code(journal, "g1", "B", None)[0] == code  # restarted
+    assert pairing_code(journal, "g2", "B", None)[0] != code  # a new game
+    assert pairing_code(journal, "g2", "B", "m8rt 4xq2") == (
+        "M8RT-4XQ2", "pairing code M8RT-4XQ2: board B shows the same")
     journal.close()
 
 

@@ -8,6 +8,14 @@ let againstMenu = null; // [{value, label}], sent with the first full snapshot
 let pickFrom = null;    // the cell picked first (from) while picking a turn
 
 function opponentText(opp) {
+  if (opp.code) {  // another board: the pairing code both boards show, and its news
+    const said = opp.news && !opp.news.startsWith("pairing code") ? ` ${opp.news}.` : "";
+    return `${remoteText(opp)} Pairing code ${opp.code}.${said}`;
+  }
+  return remoteText(opp);
+}
+
+function remoteText(opp) {
   if (opp.proposed) {
     return `${opp.label} (${opp.side}) plays ${opp.proposed.move}: ${opp.proposed.words}. ` +
       "Carry it out on the board.";
@@ -33,10 +41,15 @@ function drawAgainst(snap) {
   const opp = snap.opponent;
   const form = $("against-form");
   if (!form.contains(document.activeElement)) {
-    who.value = opp ? opp.value : "";
+    const board = opp && opp.value.startsWith("board:");
+    who.value = board ? "board:" : opp ? opp.value : "";
+    if (board) $("against-name").value = opp.value.slice("board:".length);
     if (opp) side.value = opp.side;
   }
-  for (const c of [who, side, $("against-apply")]) c.disabled = !allowed;
+  $("against-board").hidden = who.value !== "board:";
+  for (const c of [who, side, $("against-apply"), $("against-name"), $("against-code")]) {
+    c.disabled = !allowed;
+  }
   const turn = $("opponent-turn");
   turn.hidden = !opp;
   turn.textContent = opp ? opponentText(opp) : "";
@@ -99,7 +112,17 @@ function pickCell(name) {
 
 $("against-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  post("against", { opponent: $("against-who").value, side: $("against-side").value });
+  const who = $("against-who").value;
+  const body = { opponent: who, side: $("against-side").value };
+  if (who === "board:") {  // another board: its name, and its code where it shows one
+    body.opponent = who + $("against-name").value.trim();
+    const code = $("against-code").value.trim();
+    if (code) body.pair = code;
+  }
+  post("against", body);
+});
+$("against-who").addEventListener("change", () => {
+  $("against-board").hidden = $("against-who").value !== "board:";
 });
 $("thinking-toggle").addEventListener("change", () => drawAgainst(view));
 $("pick-again").addEventListener("click", () => { pickFrom = null; post("turn", { move: null }); });
