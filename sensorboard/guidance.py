@@ -271,6 +271,7 @@ def advice(service: BoardService) -> dict | None:
                        ("setup", setup_words(service)),
                        ("takeback", takeback_words(service) if view.restore else None),
                        ("turn", not_your_turn(view)),  # what the error is about
+                       ("opponent", opponent_words(service)),
                        ("error", error_words(view)),
                        ("held", held_words(view)),
                        ("takeback", takeback_words(service)),
@@ -281,6 +282,22 @@ def advice(service: BoardService) -> dict | None:
 
 
 THINKING = "Hint: the engine is thinking…"
+
+
+def opponent_words(service: BoardService) -> str | None:
+    """An opponent's turn to carry out, or (while it has given none) that it is to move,
+    with what to put right if a piece was moved meanwhile."""
+    seat = service.seat
+    if seat is None or seat.side != service.view.player or service.view.phase is Phase.OVER:
+        return None
+    label, proposal = seat.opponent.label, seat.shown(service)
+    if proposal is not None:
+        if service.view.phase is not Phase.IDLE:
+            return None
+        return (f"{label} ({seat.side}) plays {proposal.text}: {proposal.hint.words}. "
+                "Carry it out on the board.")
+    wrong = error_words(service.view)
+    return f"{label} plays {seat.side}: wait for its turn. {wrong}" if wrong else None
 
 
 def hint_words(service: BoardService) -> str | None:

@@ -147,13 +147,16 @@ class Seat:
         if not self._ours(service) or self._current(service):
             return []
         tracker = service.tracker
-        text = self.opponent.poll(tracker.state)
-        if text is None or text == self._refused:
-            return []
+        text = None
         try:
+            text = self.opponent.poll(tracker.state)
+            if text is None or text == self._refused:
+                return []
             proposal = propose(tracker.state, text)
-        except TurnError as e:
-            self._refused = text
+        except (TurnError, RuntimeError) as e:  # (the engine's process failed: not fatal)
+            if self._refused == (text or str(e)):
+                return []
+            self._refused = text or str(e)  # said once
             item = events.Rejected(round(now, 3), f"{self.opponent.label}: {e}").to_json()
             service.record(item)
             return [item]
@@ -320,6 +323,9 @@ class EngineOpponent:
             self._key, self._work, self._line, self.thinking = key, state.clone(), [], True
             self._next()
         elif self.thinking:
+            if not self._worker.alive:  # asked again at the next poll, in a new process
+                self._worker, self._key = None, None
+                raise RuntimeError("the engine's search process stopped; it starts again")
             result = self._worker.poll()
             if result is not None:
                 self._take(result.move, result.win)

@@ -11,6 +11,7 @@ from boards.choreography import turn_ops
 from boards.decisions import Turn
 from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
+from sensorboard import guidance
 from sensorboard.opponent import PageOpponent, TurnError
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
@@ -112,6 +113,7 @@ def test_the_opponents_turn_is_lit_and_committed_once_carried_out(board):
     assert shown["move"] == text(state, turn) and shown["by"] == "page"
     assert set(board.service.frame.values()) <= {"opponent-from", "opponent-to"}
     assert board.service.frame  # a visible turn lights its first step
+    assert guidance.advice(board.service)["text"].endswith("Carry it out on the board.")
     carry_out(board, state, turn, random.Random(2))
     assert [m["move"] for m in board.kinds("move")] == [text(state, turn)]
     assert not board.kinds("error")
@@ -138,6 +140,8 @@ def test_nothing_is_expected_before_the_opponent_has_given_its_turn(board):
     board.act(turn_ops(state, turn, random.Random(4)))
     board.run.scan_until(board.t + 2.0)
     assert not board.kinds("move") and board.kinds("error")
+    said = guidance.advice(board.service)["text"]
+    assert said.startswith(f"page plays {state.to_move}: wait for its turn. ")
 
 
 def test_a_takeback_gives_the_opponent_its_turn_again(board):

@@ -75,3 +75,23 @@ def test_run_against_the_engine_says_its_turn_the_same_under_one_seed(tmp_path):
         lines.append([line for line in proc.stdout.splitlines() if "engine level 1:" in line])
     assert len(lines[0]) == 1 and lines[0] == lines[1]
     assert lines[0][0].endswith("carry it out on the board")
+
+
+def test_a_search_process_that_dies_is_said_once_and_started_again():
+    clock = VirtualClock()
+    board = open_board(BoardOptions("tessella", clock=clock, engine_hints=False,
+                                    opponent=parse_choice("engine:1", "clear")))
+    service, out = board.service, []
+    try:
+        out += service.step()
+        service.seat.opponent._worker._process.kill()
+        end = time.monotonic() + 60
+        while not any(x["type"] == "opponent" for x in out) and time.monotonic() < end:
+            clock.advance(0.002)
+            out += service.step()
+            time.sleep(0.002)
+    finally:
+        board.close()
+    said = [x["reason"] for x in out if x["type"] == "rejected"]
+    assert said == ["engine level 1: the engine's search process stopped; it starts again"]
+    assert [x["player"] for x in out if x["type"] == "opponent"] == ["clear"]
