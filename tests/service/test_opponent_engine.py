@@ -39,22 +39,28 @@ def test_the_engine_gives_a_whole_legal_turn_the_same_under_one_seed(game):
     assert work.to_move != side or work.outcome() is not None  # the whole turn
 
 
+def scan_until_proposed(board, clock, timeout=60.0):
+    """Scan in real time (the engine thinks in its process) until the opponent's turn is
+    given; the events; the board is closed then."""
+    out = []
+    try:
+        end = time.monotonic() + timeout
+        while not any(x["type"] == "opponent" for x in out) and time.monotonic() < end:
+            clock.advance(0.002)
+            out += board.service.step()
+            time.sleep(0.002)
+    finally:
+        board.close()
+    return out
+
+
 def test_with_the_boards_die_the_board_rolls_for_the_engine():
     clock = VirtualClock()
     board = open_board(BoardOptions(
         "telec", clock=clock, options=("dice=electronic",), engine_hints=False,
         hardware=HardwareConfig(bounce=0.0, seed=3),
         opponent=parse_choice("engine:1", "blue")))
-    service = board.service
-    out = []
-    try:
-        end = time.monotonic() + 60
-        while not any(x["type"] == "opponent" for x in out) and time.monotonic() < end:
-            clock.advance(0.002)
-            out += service.step()
-            time.sleep(0.002)
-    finally:
-        board.close()
+    out = scan_until_proposed(board, clock)
     kinds = [x["type"] for x in out if x["type"] in ("press", "roll", "opponent")]
     rolled = [x for x in out if x["type"] == "roll"]
     proposed = [x for x in out if x["type"] == "opponent"]
@@ -81,17 +87,9 @@ def test_a_search_process_that_dies_is_said_once_and_started_again():
     clock = VirtualClock()
     board = open_board(BoardOptions("tessella", clock=clock, engine_hints=False,
                                     opponent=parse_choice("engine:1", "clear")))
-    service, out = board.service, []
-    try:
-        out += service.step()
-        service.seat.opponent._worker._process.kill()
-        end = time.monotonic() + 60
-        while not any(x["type"] == "opponent" for x in out) and time.monotonic() < end:
-            clock.advance(0.002)
-            out += service.step()
-            time.sleep(0.002)
-    finally:
-        board.close()
+    out = board.service.step()
+    board.service.seat.opponent._worker._process.kill()
+    out += scan_until_proposed(board, clock)
     said = [x["reason"] for x in out if x["type"] == "rejected"]
     assert said == ["engine level 1: the engine's search process stopped; it starts again"]
     assert [x["player"] for x in out if x["type"] == "opponent"] == ["clear"]
