@@ -14,9 +14,9 @@ Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
   running after ``--cap`` decisions counts as a draw (the column "capped" says how many).
   The score (a win 1, a draw 1/2) with its 95 % Wilson interval.
 - openspiel: the engine against OpenSpiel's MCTSBot (each game wrapped
-  as a pyspiel Python game in bench/engine_openspiel.py), both given ``--seconds`` of wall
-  time per decision: the engine by its time budget, MCTSBot by a simulation count tuned
-  after every decision to what its previous ones took per simulation.
+  as a pyspiel Python game in bench/engine_openspiel.py), both given ``--seconds`` of
+  process CPU time per decision, each stopping its search once it is spent (MCTSBot after
+  the simulation under way); the CPU time each really used is in the table.
 """
 
 from __future__ import annotations
@@ -54,8 +54,25 @@ def level_player(level: int) -> Player:
     return lambda state, seed: engine.search(state, level=level, seed=seed).move
 
 
-def timed_player(seconds: float) -> Player:
-    return lambda state, seed: engine.search(state, seconds=seconds, seed=seed).move
+class CpuTimed:
+    """The engine given ``seconds`` of process CPU time per decision (wall time would
+    count the other processes of a loaded machine). ``spent``, ``decisions`` and
+    ``playouts`` add up what it did on the decisions it searched (a forced one is not)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.spent, self.decisions, self.playouts = 0.0, 0, 0
+
+    def __call__(self, state: rules.GameState, seed: int):
+        began = time.process_time()
+        deadline = began + self.seconds
+        result = engine.search(state, playouts=1 << 40, seed=seed,
+                               stop=lambda: time.process_time() >= deadline)
+        if result.playouts:
+            self.spent += time.process_time() - began
+            self.decisions += 1
+            self.playouts += result.playouts
+        return result.move
 
 
 def play(game: str, players: tuple[Player, Player], seed: int, cap: int) -> str | None:
@@ -177,18 +194,21 @@ def speed(games_: list[str]) -> None:
           "(process CPU time, as above).")
 
 
-def openspiel(games_: list[str], games: int, seconds: float, cap: int) -> None:
+def openspiel(games_: list[str], games: int, seconds: float, cap: int, skip: int = 0) -> None:
     from engine_openspiel import RulesGame, TimedBot
 
     print("| game | engine vs MCTSBot | games | W-D-L | score | 95 % interval | | capped | "
-          "s/game | MCTSBot s/decision | MCTSBot simulations/decision |")
-    print("|---|---|---:|---|---:|---|---|---:|---:|---:|---:|")
+          "s/game | engine CPU s/decision | playouts/decision | MCTSBot CPU s/decision | "
+          "simulations/decision |")
+    print("|---|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|")
     for game in games_:
-        start, bot = time.perf_counter(), TimedBot(RulesGame(game), seconds)
-        tally = match(game, timed_player(seconds), bot, games, cap)
+        start, ours, bot = time.perf_counter(), CpuTimed(seconds), TimedBot(RulesGame(game),
+                                                                           seconds)
+        tally = match(game, ours, bot, games, cap, skip)
         took = time.perf_counter() - start
-        print(row(game, f"{seconds} s per decision", tally, took) +
-              f" {bot.spent / bot.decisions:.2f} | {bot.simulations / bot.decisions:.0f} |",
+        print(row(game, f"{seconds} CPU s per decision", tally, took) +
+              f" {ours.spent / ours.decisions:.3f} | {ours.playouts / ours.decisions:.0f} |"
+              f" {bot.spent / bot.decisions:.3f} | {bot.simulations / bot.decisions:.1f} |",
               flush=True)
 
 
@@ -201,9 +221,10 @@ def main() -> None:
     ap.add_argument("--against", default="below,random",
                     help="levels play the level below, uniform random, or both")
     ap.add_argument("--skip", type=int, default=0,
-                    help="start after this many games of each level pairing")
+                    help="start after this many games of each pairing")
     ap.add_argument("--only", default=",".join(rules.GAMES), help="games, e.g. tessella,teblo")
-    ap.add_argument("--seconds", type=float, default=0.5, help="per decision against MCTSBot")
+    ap.add_argument("--seconds", type=float, default=0.5,
+                    help="CPU seconds per decision, each side, against MCTSBot")
     ap.add_argument("--cap", type=int, default=600, help="decisions before a game is a draw")
     args = ap.parse_args()
     games_ = args.only.split(",")
@@ -223,7 +244,7 @@ def main() -> None:
         levels(games_, levels_, args.games, args.cap, args.against, args.skip)
         print()
     if "openspiel" in parts:
-        openspiel(games_, args.games, args.seconds, args.cap)
+        openspiel(games_, args.games, args.seconds, args.cap, args.skip)
 
 
 if __name__ == "__main__":

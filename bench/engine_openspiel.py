@@ -61,34 +61,49 @@ class RulesGame(pyspiel.Game):
 
 
 class RulesState(pyspiel.State):
-    """A rules state seen through OpenSpiel's API."""
+    """A rules state seen through OpenSpiel's API. Whose turn it is (or that the game is
+    over) is worked out once per position: OpenSpiel asks it several times a decision, and
+    the rules' ``outcome()`` is not free, so the wrapper does not slow MCTSBot down more
+    than it must."""
 
     def __init__(self, game: RulesGame, state: rules.GameState) -> None:
         super().__init__(game)
         self.table = game
         self.state = state
+        self.player = self._player()
 
-    def current_player(self) -> int:
+    def _player(self) -> int:
         if self.state.outcome() is not None:
             return pyspiel.PlayerId.TERMINAL
         if self.state.to_move == rules.CHANCE:
             return pyspiel.PlayerId.CHANCE
         return self.state.PLAYERS.index(self.state.to_move)
 
+    def current_player(self) -> int:
+        return self.player
+
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.table.action(m) for m in self.state.legal_moves())
+        moves = self.state.legal_moves()
+        try:  # the moves met before, as nearly all are after the first few simulations
+            return sorted(map(self.table.actions.__getitem__, moves))
+        except KeyError:
+            return sorted(map(self.table.action, moves))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return sorted((self.table.action(m), p) for m, p in self.state.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
         self.state.push(self.table.moves[action])
+        self.player = self._player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.state.move_str(self.table.moves[action])
 
     def is_terminal(self) -> bool:
-        return self.state.outcome() is not None
+        return self.player == pyspiel.PlayerId.TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.player == pyspiel.PlayerId.CHANCE
 
     def returns(self) -> list[float]:
         outcome = self.state.outcome()
@@ -107,34 +122,60 @@ class RulesState(pyspiel.State):
         return self.state.position_str()
 
 
-def mcts_bot(table: RulesGame, simulations: int, seed: int,
-             rollout_cap: int = 1000) -> mcts.MCTSBot:
+def mcts_bot(table: RulesGame, simulations: int, seed: int, rollout_cap: int = 1000,
+             kind: type[mcts.MCTSBot] = mcts.MCTSBot) -> mcts.MCTSBot:
     """OpenSpiel's MCTSBot as its examples set it up: UCT with c = 2, one random rollout
     per leaf (at most ``rollout_cap`` decisions), solving proven wins."""
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng,
                                             max_length=rollout_cap)
-    return mcts.MCTSBot(table, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
-                        random_state=rng, solve=True)
+    return kind(table, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
+                random_state=rng, solve=True)
+
+
+class _TimeUp(Exception):
+    """Raised inside MCTSBot's search loop when its CPU time is spent."""
+
+
+class _CappedBot(mcts.MCTSBot):
+    """MCTSBot whose search stops at a CPU-time deadline: its tree policy, entered once
+    per simulation, keeps the root and raises :class:`_TimeUp` once ``deadline`` (process
+    CPU time) is past and the root has been expanded (two simulations)."""
+
+    deadline = float("inf")
+    root = None
+
+    def _apply_tree_policy(self, root, state):
+        self.root = root
+        if root.explore_count >= 2 and time.process_time() >= self.deadline:
+            raise _TimeUp
+        return super()._apply_tree_policy(root, state)
 
 
 class TimedBot:
-    """MCTSBot given about ``seconds`` of wall time per decision: its simulations are set
-    before each decision from what the previous one took per simulation (two at least: a
-    single one leaves its root without children). ``spent``, ``decisions`` and
-    ``simulations`` add up what it did."""
+    """MCTSBot given ``seconds`` of process CPU time per decision: it simulates until the
+    time is spent (the simulation under way finishes; two at least, as one leaves its
+    root without children), then takes what its own search would (the root's best child).
+    A forced decision is taken at once, as the engine does. ``spent``, ``decisions`` and
+    ``simulations`` add up what it did on the decisions it searched."""
 
-    def __init__(self, table: RulesGame, seconds: float) -> None:
-        self.table, self.seconds = table, seconds
-        self.per_simulation = seconds / 10
+    def __init__(self, table: RulesGame, seconds: float, rollout_cap: int = 1000) -> None:
+        self.table, self.seconds, self.rollout_cap = table, seconds, rollout_cap
         self.spent, self.decisions, self.simulations = 0.0, 0, 0
 
     def __call__(self, state: rules.GameState, seed: int):
-        simulations = max(2, int(self.seconds / self.per_simulation))
-        began = time.perf_counter()
-        action = mcts_bot(self.table, simulations, seed).step(self.table.wrap(state))
-        took = time.perf_counter() - began
-        self.per_simulation = took / simulations
-        self.spent, self.decisions = self.spent + took, self.decisions + 1
-        self.simulations += simulations
-        return self.table.moves[action]
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        bot = mcts_bot(self.table, 1 << 40, seed, self.rollout_cap, _CappedBot)
+        wrapped = self.table.wrap(state)
+        began = time.process_time()
+        bot.deadline = began + self.seconds
+        try:
+            root = bot.mcts_search(wrapped)
+        except _TimeUp:
+            root = bot.root
+        self.spent += time.process_time() - began
+        self.decisions += 1
+        self.simulations += root.explore_count
+        return self.table.moves[root.best_child().action]

@@ -48,3 +48,27 @@ def test_mctsbot_plays_legal_decisions_through_the_wrapper(game):
         action = wrapper.mcts_bot(table, 3, seed=n, rollout_cap=10).step(table.wrap(state))
         assert state.is_legal(table.moves[action])
         state.push(table.moves[action])
+
+
+def test_both_sides_stop_at_their_cpu_time_and_say_what_they_used():
+    pytest.importorskip("pyspiel")
+    bench, wrapper = load("engine"), load("engine_openspiel")
+    state = rules.new_game("tessella")
+    ours, theirs = bench.CpuTimed(0.02), wrapper.TimedBot(wrapper.RulesGame("tessella"), 0.02)
+    for player in (ours, theirs):
+        assert state.is_legal(player(state, 5))
+    assert ours.decisions == theirs.decisions == 1
+    assert ours.playouts >= 1 and theirs.simulations >= 2
+    assert ours.spent > 0 and theirs.spent > 0
+
+
+def test_a_forced_decision_is_not_searched_or_counted():
+    pytest.importorskip("pyspiel")
+    wrapper = load("engine_openspiel")
+    state, rng = rules.new_game("telec"), random.Random(1)
+    while len(state.legal_moves()) != 1 or state.to_move == rules.CHANCE:
+        state.push(state.sample_chance(rng) if state.to_move == rules.CHANCE
+                   else rng.choice(state.legal_moves()))
+    bot = wrapper.TimedBot(wrapper.RulesGame("telec"), 5.0)
+    assert bot(state, 1) == state.legal_moves()[0]
+    assert bot.decisions == 0 and bot.spent == 0
