@@ -31,7 +31,9 @@ class Profile:
     with n visits having at most ``k * n ** alpha`` children (``None``: every move at once);
     ``transpositions``: positions reached by different orders share one node;
     ``decisive_scan``: below the root, a node with at most this many moves tries each to
-    find one that wins at once (the root always does)."""
+    find one that wins at once (the root always does); ``ordered``: every node tries its
+    moves best first by ``evaluate`` just after each (winning moves first), so widening
+    looks at the promising ones (a push, an evaluation and a pop per move listed)."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -39,6 +41,7 @@ class Profile:
     transpositions: bool = False
     exploration: float = 0.8
     decisive_scan: int = 64
+    ordered: bool = False
 
 
 def _squash(x: float) -> float:
@@ -122,7 +125,7 @@ def tesulda(state) -> float:
 
 PROFILES: dict[str, Profile] = {
     "tessella": Profile(tessella, rollout_depth=30),
-    "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5)),
+    "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), decisive_scan=0),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),

@@ -82,7 +82,9 @@ class _Search:
         else:
             moves = work.legal_moves()
             self.rng.shuffle(moves)
-            if len(moves) <= (self.settings.decisive_scan if scan is None else scan):
+            if self.settings.ordered:
+                moves.sort(key=self.promise)  # the most promising last: popped first
+            elif len(moves) <= (self.settings.decisive_scan if scan is None else scan):
                 moves.sort(key=self.wins_at_once)  # winners last: popped first
             node.untried = moves
         return node
@@ -94,6 +96,20 @@ class _Search:
         outcome = work.outcome()
         work.pop()
         return outcome is not None and outcome.winner == player
+
+    def promise(self, move: Hashable) -> float:
+        """The mover's score just after ``move`` by the game's evaluation: 2 for a move
+        that wins at once, -1 for one that loses."""
+        work = self.work
+        player = work.to_move
+        work.push(move)
+        outcome = work.outcome()
+        if outcome is not None:
+            value = 2.0 if outcome.winner == player else -1.0 if outcome.winner else 0.5
+        else:
+            value = score(self.settings.evaluate(work), player, self.first)
+        work.pop()
+        return value
 
     def child(self, node: Node, move: Hashable, path: list[Node]) -> Node:
         """The node after ``move`` (already pushed): a new one, or with transpositions

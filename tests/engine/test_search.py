@@ -101,3 +101,14 @@ def test_a_higher_level_makes_more_playouts():
     state = rules.new_game("tessella")
     low, high = (engine.search(state, level=n, seed=2) for n in (1, 2))
     assert (low.playouts, high.playouts) == (engine.LEVELS[1], engine.LEVELS[2])
+
+
+def test_the_first_move_tried_in_tulaga_is_a_claim_when_there_is_one():
+    """Tulaga's nodes try their moves best first by the evaluation, so a Tulaga claim
+    (stones back to the pile, a rank stone placed) is looked at before any placement."""
+    state, rng = rules.new_game("tulaga"), random.Random(3)
+    while not any("*" in state.move_str(m) for m in state.legal_moves()):
+        state.push(rng.choice(state.legal_moves()))
+    assert any("*" not in state.move_str(m) for m in state.legal_moves())
+    for seed in range(3):
+        assert "*" in state.move_str(engine.search(state, playouts=1, seed=seed).move)
