@@ -1,6 +1,6 @@
 """The page's "play against" menu and the opponent's panel: who plays the other side (the
 engine at a level, a person on this page, nobody), the opponent's turn to carry out, the
-engine's thinking (its turn and its win estimate), and for a person on the page the
+engine's thinking (its turn and its win estimate, or a hint's), and for a person on the page the
 decisions they may pick next, each with the cells it lifts from and puts on.
 
 >>> [item["value"] for item in MENU][:3]
@@ -50,9 +50,6 @@ def opponent_json(service: BoardService) -> dict | None:
         "proposed": None if proposal is None else {"move": proposal.text,
                                                    "words": proposal.hint.words},
     }
-    if isinstance(opponent, EngineOpponent) and opponent.thoughts is not None:
-        turn, win = opponent.thoughts
-        out["thoughts"] = {"move": turn, "win": round(win, 3)}
     if isinstance(opponent, PageOpponent):
         state = service.view.state
         out["picked"] = opponent.picked(state)
@@ -61,6 +58,22 @@ def opponent_json(service: BoardService) -> dict | None:
         out["code"] = opponent.code
         out["news"] = opponent.said[-1] if opponent.said else None
     return out
+
+
+def thinking_json(service: BoardService) -> dict | None:
+    """The engine's thinking, for the page to show on request: the engine opponent's
+    turn and its win estimate for its side, else the last hint's (``hint`` asks)."""
+    seat = service.seat
+    opponent = seat.opponent if seat is not None else None
+    if isinstance(opponent, EngineOpponent) and opponent.thoughts is not None:
+        turn, win = opponent.thoughts
+        return {"by": opponent.label, "side": opponent.side, "move": turn,
+                "win": round(win, 3)}
+    tip = service.suggester.hint if service.suggester is not None else None
+    if tip is None:
+        return None
+    return {"by": "hint", "side": service.view.state.to_move, "move": tip.notation,
+            "win": round(tip.win, 3)}
 
 
 def _value(opponent) -> str:

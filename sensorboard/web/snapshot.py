@@ -9,7 +9,7 @@ from sensorboard import clocks, guidance
 from sensorboard.events import outcome_json, result_text
 from sensorboard.numbering import full_moves
 from sensorboard.service import BoardService
-from sensorboard.web.against import opponent_json
+from sensorboard.web.against import opponent_json, thinking_json
 
 
 def geometry_json(state: rules.GameState) -> dict:
@@ -81,6 +81,7 @@ def snapshot(service: BoardService, *, board: int = 0, demo: bool = False,
         "buttons": list(view.buttons),
         "rolled": view.rolled,
         "opponent": opponent_json(service),
+        "thinking": thinking_json(service),
     }
 
 

@@ -129,3 +129,19 @@ def test_the_menu_and_the_picks_refuse_bad_input_in_one_line(make_server):
         "error": "c1-c5: not a legal decision of clear here"})
     assert server.post("against", {"opponent": ""})[0] == 200
     assert server.state()["opponent"] is None
+
+
+def test_the_engines_thinking_on_request_is_the_hints_without_an_opponent(make_server, page):
+    server = make_server(GAME)
+    page.goto(server.url)
+    expect(page.locator("#connection")).to_have_text("live")
+    expect(page.locator("#thinking")).to_be_hidden()
+    page.check("#thinking-toggle")
+    expect(page.locator("#thinking")).to_have_text("Nothing yet: press Hint to ask the engine.")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#thinking")).to_have_text(
+        re.compile(r"^The engine's turn for clear: \S+; it gives clear \d+% to win\.$"),
+        timeout=20000)
+    tip = server.state()["thinking"]
+    assert tip["by"] == "hint" and rules.new_game(GAME).is_legal(
+        rules.new_game(GAME).parse_move(tip["move"]))

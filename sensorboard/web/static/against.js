@@ -54,10 +54,11 @@ function drawAgainst(snap) {
   turn.hidden = !opp;
   turn.textContent = opp ? opponentText(opp) : "";
   const thinking = $("thinking");
-  const thoughts = opp && opp.thoughts;
-  thinking.hidden = !($("thinking-toggle").checked && thoughts);
-  thinking.textContent = thoughts ? `The engine's turn: ${thoughts.move}; it gives ` +
-    `${opp.side} ${Math.round(thoughts.win * 100)}% to win.` : "";
+  const thoughts = snap.thinking;
+  thinking.hidden = !$("thinking-toggle").checked;
+  thinking.textContent = !thoughts ? "Nothing yet: press Hint to ask the engine." :
+    `The engine's turn${thoughts.by === "hint" ? " for " + thoughts.side : ""}: ` +
+    `${thoughts.move}; it gives ${thoughts.side} ${Math.round(thoughts.win * 100)}% to win.`;
   drawPicker(opp);
 }
 
