@@ -115,6 +115,7 @@ class Seat:
         self.opponent = opponent
         self.proposal: Proposal | None = None
         self._refused: str | None = None  # a turn refused, not reported again
+        self._rolled = -1  # the decisions made when the board last rolled for it
 
     @property
     def side(self) -> str:
@@ -126,7 +127,7 @@ class Seat:
         if event is None or isinstance(event, (events.Sensor, events.Unreadable)):
             return
         if isinstance(event, (events.Move, events.Takeback, events.Correction)):
-            self.proposal = None  # carried out, or the game went back or elsewhere
+            self.proposal, self._rolled = None, -1  # carried out, or the game went back
         self.opponent.observe(event)
 
     def expect(self, service: BoardService) -> None:
@@ -164,7 +165,12 @@ class Seat:
         for decision in proposal.decisions:
             work.push(decision)
         if work.to_move == rules.CHANCE and tracker.dice is not None:
-            return service.press("roll")  # the board's die, as for any turn
+            # The board's die, as for any turn: once, on a board as it should be.
+            at = len(tracker.state.move_stack)
+            if tracker.differing or self._rolled == at:
+                return []
+            self._rolled = at
+            return service.press("roll")
         self.proposal = proposal
         self.expect(service)
         item = events.Proposed(round(now, 3), proposal.player, proposal.text,

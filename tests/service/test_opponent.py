@@ -222,3 +222,29 @@ def test_two_takebacks_give_the_player_at_the_board_their_turn_again():
         assert [x["move"] for x in board.kinds("move")][-1] == "b1-b2"
     finally:
         board.close()
+
+
+def test_the_board_rolls_for_the_opponent_once_and_only_on_a_board_as_it_should_be():
+    clock = VirtualClock()
+    state = rules.new_game("telec")
+    page = PageOpponent(state.to_move, board_rolls=True)
+    service = BoardService(state, layout_for_game("telec"), clock=clock, bounce=0.0,
+                           engine_hints=False, dice="electronic", seed=1, opponent=page)
+    out = []
+    run = VirtualRun(service, clock, out.append)
+    try:
+        cell = next(c for c in state.GEOMETRY.names if c in service.layout.cell_sensor
+                    and not state.physical().get(c))
+        run.play([{"t": 0.5, "op": "place", "cell": cell}])  # a piece where none belongs
+        page.submit(service.tracker.state, "roll")
+        for _ in range(20):
+            clock.advance(0.01)
+            out += service.step()
+        assert not [x for x in out if x["type"] in ("roll", "rejected")]
+        run.play([{"t": clock.now() + 0.5, "op": "lift", "cell": cell}])  # put right
+        for _ in range(20):
+            clock.advance(0.01)
+            out += service.step()
+        assert [x["type"] for x in out if x["type"] in ("roll", "rejected")] == ["roll"]
+    finally:
+        service.close()
