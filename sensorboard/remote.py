@@ -18,7 +18,8 @@ refused; on a secured hall the broker's ACL also lets only board ``from`` write 
   sender's journal; sent again until acknowledged (and after the receiver's hello says
   it has fewer turns: a receiver restarted from its journal gets what it is missing);
 - ``ack`` ``{ply}``: the receiver holds the turn of that ply;
-- ``takeback`` ``{turns}``: the sender's game went back to ``turns`` turns;
+- ``takeback`` ``{turns, undone}``: the sender's game went back to ``turns`` turns,
+  taking back ``undone`` (``[player, move]``); the receiver takes it back too;
 - ``refused`` ``{ply, reason}``: the receiver will not play that turn, and why.
 
 A turn is taken by its ply: one the board already holds is acknowledged again and never
@@ -40,6 +41,7 @@ import enum
 import hashlib
 import hmac
 import json
+import queue
 import secrets
 import threading
 import time
@@ -237,12 +239,17 @@ class RemoteOpponent:
 
     def __init__(self, pairing: Pairing, side: str, game: Game, link, *, uid: str,
                  turns: list[tuple[str, str]] = (), note: Callable[[str], None] = print,
-                 resend: float = RESEND, now: Callable[[], float] = time.monotonic) -> None:
+                 commands: queue.Queue | None = None, resend: float = RESEND,
+                 now: Callable[[], float] = time.monotonic) -> None:
         self.pairing, self.side, self.game, self.link, self.uid = pairing, side, game, link, uid
         self.label = f"board:{pairing.peer}"
         self.code = pairing.code
         self.topics = [pairing.inbox]
         self.note, self.resend, self.now = note, resend, now
+        self.commands = commands  # the board's corrections: a takeback made on the other
+        self._asked_back: tuple[int, int] | None = None  # the takeback asked there last
+        # a turn of theirs taken back there before it was carried out here (it may be lit)
+        self._withdrawn: tuple[int, tuple[str, str]] | None = None
         self.turns = list(turns)  # as carried out on this board, in order
         self.mine = {ply: t for ply, t in enumerate(self.turns, 1) if t[0] != side}  # journaled
         self.waiting: dict[int, tuple[str, str]] = {}  # theirs, received, not yet carried out
@@ -260,12 +267,18 @@ class RemoteOpponent:
         """A turn carried out on this board (either player's), or one taken back."""
         with self._lock:
             if isinstance(event, events.Move) and event.ply >= 1:
+                turn = (event.player, event.move)
                 del self.turns[event.ply - 1:]
-                self.turns.append((event.player, event.move))
-                self.waiting.pop(event.ply, None)
+                self.turns.append(turn)
+                if self.waiting.get(event.ply) == turn:
+                    del self.waiting[event.ply]
+                if self._withdrawn == (event.ply, turn):  # taken back there meanwhile
+                    self._withdrawn = None
+                    self._take_back(event.ply - 1)
             elif isinstance(event, events.Takeback) and event.ply >= 1:
                 self._back_to(event.ply - 1)
-                self._send({"kind": "takeback", "turns": event.ply - 1})
+                self._send({"kind": "takeback", "turns": event.ply - 1,
+                            "undone": [event.player, event.move]})
 
     def poll(self, state: rules.GameState) -> str | None:
         """The other board's next turn once it has come and fits ``state``; else None."""
@@ -361,12 +374,28 @@ class RemoteOpponent:
             self.acked = ply
 
     def _on_takeback(self, body: dict) -> None:
-        turns = body.get("turns")
-        if _count(turns) and turns < len(self.turns) + len(self.waiting):
+        """The other board went back to ``turns`` turns: so does this one (a correction
+        by ``board:NAME``, as an arbiter's takeback; the LEDs show what to put back)."""
+        turns, undone = body.get("turns"), body.get("undone")
+        if not _count(turns) or not isinstance(undone, list):
+            return
+        undone = tuple(undone)  # the turn taken back: a later one of that ply stays
+        if self.waiting.get(turns + 1) == undone:
             self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}
-            if turns < len(self.turns):
-                self._say(f"board {self.pairing.peer} took back to turn {turns}: take back "
-                          "here too")
+        if len(self.turns) == turns:  # not carried out here: taken back once it is
+            self._withdrawn = (turns + 1, undone)
+        elif len(self.turns) > turns and self.turns[turns] == undone:
+            self._take_back(turns)
+
+    def _take_back(self, turns: int) -> None:
+        """Go back to ``turns`` turns as the other board did (once per takeback)."""
+        if self._asked_back == (turns, len(self.turns)):
+            return  # asked already (a message sent again)
+        self._asked_back = (turns, len(self.turns))
+        if self.commands is not None:
+            self.commands.put({"action": "takeback", "turns": len(self.turns) - turns,
+                               "by": self.label})
+        self._say(f"board {self.pairing.peer} took back to turn {turns}: so does this board")
 
     def _on_refused(self, body: dict) -> None:
         self._say(f"board {self.pairing.peer} refused turn {body.get('ply')}: "
@@ -375,8 +404,10 @@ class RemoteOpponent:
     # --- sending -------------------------------------------------------------------------
 
     def _back_to(self, turns: int) -> None:
+        """This board went back to ``turns`` turns: their turns received for later plies
+        go (one for the ply taken back stays: it came after they took theirs back)."""
         del self.turns[turns:]
-        self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}
+        self.waiting = {p: t for p, t in self.waiting.items() if p <= turns + 1}
         self.acked = min(self.acked, turns)
 
     def _hello(self) -> None:
@@ -408,8 +439,9 @@ class RemoteOpponent:
         self.link.send(self.pairing.outbox, json.dumps(message))
 
     def _say(self, line: str) -> None:
-        if line not in self.said:
+        if not self.said or self.said[-1] != line:  # a message sent again says nothing new
             self.said.append(line)
+            del self.said[:-20]
             self.note(line)
 
 
@@ -450,7 +482,8 @@ def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
         mine = next(p for p in log.state.PLAYERS if p != side)
         game = Game(log.game, log.start.get("position") or "", mine)
         turns = [(commit.player, commit.text) for commit in log.turns]
-    remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note)
+    remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note,
+                            commands=link.commands)
     remote._say(line)
     link.add_channel(remote)
     listeners = journal.writer().listeners

@@ -3,6 +3,7 @@ delivers at once, drops or repeats messages: each turn is carried out once, in o
 a message that is not the pairing's or does not fit is refused with a line."""
 
 import json
+import queue
 
 import pytest
 
@@ -66,6 +67,15 @@ class Side:
         self.remote.observe(events.Move(0.0, ply, player, move))
         item = events.Move(0.0, ply, player, move).to_json()
         self.remote.written([Entry("x", ply, "g", 0.0, item)])
+
+
+    def takeback(self) -> None:
+        """The last turn taken back on this board."""
+        ply, (player, move) = len(self.journal), self.journal.pop()
+        self.state.pop()
+        self.remote.observe(events.Takeback(0.0, ply, player, move))
+        item = events.Takeback(0.0, ply, player, move).to_json()
+        self.remote.written([Entry("x", 99, "g", 0.0, item)])
 
 
 def pair(a: Side, b: Side) -> None:
@@ -165,6 +175,39 @@ def test_a_turn_unanswered_is_sent_again():
     a.clock[0] += 10
     a.remote.poll(a.state)
     assert b.remote.poll(b.state) == "c1-c2"
+
+
+def test_a_takeback_on_one_board_is_taken_back_on_the_other():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    a.remote.commands, b.remote.commands = queue.Queue(), queue.Queue()
+    pair(a, b)
+    play(a, b, TURNS[:3])
+    b.takeback()  # B's player takes back A's c2-c3 (ply 3) on B's board
+    assert a.remote.commands.get_nowait() == {"action": "takeback", "turns": 1, "by": "board:B"}
+    assert a.lines == ["board B took back to turn 2: so does this board"]
+    a.takeback()  # the correction carried out on A: its own turn is sent again no more
+    assert a.remote.commands.empty() and b.remote.commands.empty()
+    a.commit("d1-d2")  # and its player makes another
+    assert b.remote.poll(b.state) == "d1-d2"
+    b.remote.receive("sensorboard/A/play/B", [m for _, m in a.wire.sent
+                                              if m["kind"] == "takeback"][0])
+    assert b.remote.commands.empty()  # a takeback sent again takes nothing more back
+    assert b.remote.poll(b.state) == "d1-d2"  # nor the turn made since
+
+
+def test_a_turn_taken_back_before_it_was_carried_out_is_taken_back_once_it_is():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    b.remote.commands = queue.Queue()
+    pair(a, b)
+    play(a, b, TURNS[:2])
+    a.commit("c2-c3")
+    assert b.remote.poll(b.state) == "c2-c3"  # lit on B
+    a.takeback()
+    a.commit("d1-d2")  # A's player makes another turn
+    b.commit("c2-c3")  # B's player carries out the one lit
+    assert b.remote.commands.get_nowait() == {"action": "takeback", "turns": 1, "by": "board:A"}
+    b.takeback()
+    assert b.remote.poll(b.state) == "d1-d2"
 
 
 @pytest.mark.parametrize("code", ["7K3M", "7K3M-Q9XU", ""])

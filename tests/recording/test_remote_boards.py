@@ -1,7 +1,8 @@
 """Two simulated boards, each ``sensorboard run`` in a process of its own, play a game
 through a real mosquitto: each side's turn is made on its board and carried out on the
-other's as the LEDs show it; one board is killed (SIGKILL) mid-game and started again,
-and at the end both journals hold every turn once, the same game."""
+other's as the LEDs show it; a turn taken back on one board is taken back on the other;
+one board is killed (SIGKILL) mid-game and started again, and at the end both journals
+hold every turn once, the same game."""
 
 import json
 import os
@@ -21,6 +22,7 @@ from boards.choreography import turn_ops
 
 TURNS = 12
 KILLED_AT = 7  # board B is killed once board A's turn of this ply is lit on it
+TAKEN_BACK_AT = 4  # board B first makes another turn of this ply, which A takes back
 MOVE = re.compile(r"^ +\d+\.+ (\S.*?)  \((\w+)\)$")
 CODE = re.compile(r"pairing code (\w{4}-\w{4})")
 
@@ -87,9 +89,7 @@ def planned_game(seed: int) -> list[str]:
 
 def carry_out(board: Run, played: list[str], move: str, rng: random.Random) -> None:
     """The lifts and places of ``move`` (after ``played``) made on ``board``."""
-    state = rules.new_game("tessella")
-    for text in played:
-        state.push_str(text)
+    state = position(played)
     board.send(*(f"{op} {cell}" for op, cell in turn_ops(state, state.parse_move(move), rng)))
     match = board.wait_for(MOVE)
     assert match.group(1) == move, board.seen[-10:]
@@ -97,20 +97,42 @@ def carry_out(board: Run, played: list[str], move: str, rng: random.Random) -> N
 
 def put_back(board: Run, played: list[str]) -> None:
     """A simulated board comes up as a new game: put its pieces where the game stands."""
-    state = rules.new_game("tessella")
-    start = set(state.physical())
-    for text in played:
-        state.push_str(text)
-    now = set(state.physical())
+    start, now = set(rules.new_game("tessella").physical()), set(position(played).physical())
     lifts, places = sorted(start - now), sorted(now - start)
     ops = [c for pair in zip(lifts, places, strict=False) for c in
            (f"lift {pair[0]}", f"place {pair[1]}")]
     board.send(*ops, *(f"lift {cell}" for cell in lifts[len(places):]))
 
 
-def journal_turns(folder: Path) -> list[tuple[int, str, str]]:
+def position(played: list[str]) -> rules.GameState:
+    state = rules.new_game("tessella")
+    for text in played:
+        state.push_str(text)
+    return state
+
+
+def tried_and_taken_back(mover: Run, other: Run, played: list[str], planned: str,
+                         rng: random.Random) -> str:
+    """``mover`` makes a turn other than ``planned``, carried out on ``other``, whose
+    player takes it back there: both boards go back (each player puts it back)."""
+    state = position(played)
+    tried = next(m for m in state.legal_moves()
+                 if not m.capture and state.move_str(m) != planned)
+    text = state.move_str(tried)
+    carry_out(mover, played, text, rng)
+    other.wait_for(f"board:{mover.name}: {re.escape(text)} ")
+    carry_out(other, played, text, rng)
+    other.send("press takeback")
+    for board in (other, mover):
+        board.wait_for(rf"taken back: \S+ {re.escape(text)};")
+        board.send(f"lift {tried.to}", f"place {tried.frm}")
+    return text
+
+
+def journal_turns(folder: Path, kind: str = "move") -> list[tuple[int, str, str]]:
+    """The turns (or the takebacks) a board's journal holds, in order."""
     db = sqlite3.connect(folder / "journal.sqlite")
-    rows = db.execute("SELECT data FROM entries WHERE type='move' ORDER BY seq").fetchall()
+    rows = db.execute("SELECT data FROM entries WHERE type=? ORDER BY seq", (kind,)).fetchall()
     db.close()
     return [(d["ply"], d["player"], d["move"]) for d in (json.loads(r[0]) for r in rows)]
 
@@ -122,14 +144,19 @@ def test_two_boards_play_through_mosquitto_and_one_survives_a_kill(tmp_path, bro
     b = Run(tmp_path, "B", "A", "clear", broker.port, code)
     b.wait_for(f"pairing code {code}")
     boards = {"clear": (a, b), "dark": (b, a)}
+    tried = None
     try:
         for ply, move in enumerate(game, 1):
             mover, other = boards["clear" if ply % 2 else "dark"]
+            if ply == TAKEN_BACK_AT:
+                tried = tried_and_taken_back(mover, other, game[:ply - 1], move, rng)
             carry_out(mover, game[:ply - 1], move, rng)
             other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
             if ply == KILLED_AT:
                 b.kill()
-                assert len(journal_turns(tmp_path / "B")) == ply - 1
+                held = len(journal_turns(tmp_path / "B")) - len(journal_turns(tmp_path / "B",
+                                                                           "takeback"))
+                assert held == ply - 1  # A's turn was lit on B, not carried out
                 b = other = Run(tmp_path, "B", "A", "clear", broker.port, code)
                 boards = {"clear": (a, b), "dark": (b, a)}
                 b.wait_for("resuming the unfinished tessella game")
@@ -141,5 +168,8 @@ def test_two_boards_play_through_mosquitto_and_one_survives_a_kill(tmp_path, bro
             if board.proc.poll() is None:
                 board.quit()
     expected = [(ply, "clear" if ply % 2 else "dark", move) for ply, move in enumerate(game, 1)]
-    assert journal_turns(tmp_path / "A") == expected
-    assert journal_turns(tmp_path / "B") == expected
+    undone = (TAKEN_BACK_AT, "dark", tried)
+    for folder in (tmp_path / "A", tmp_path / "B"):
+        assert journal_turns(folder) == [*expected[:TAKEN_BACK_AT - 1], undone,
+                                         *expected[TAKEN_BACK_AT - 1:]]
+        assert journal_turns(folder, "takeback") == [undone]
