@@ -269,33 +269,32 @@ def corners(board: list, frm: int, fig: Figure, target: int) -> list[int]:
 _FIRST_LEGS = tuple((d, 0 if i < 4 else 1) for i, d in enumerate(_DIRS))
 
 
-def _subsets(counts: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every distinct multiset of 1 or 2 pieces out of ``counts``."""
-    kinds = [k for k in range(7) if counts[k]]
-    out = []
-    for a, k in enumerate(kinds):
-        one = [0] * 7
-        one[k] = 1
-        out.append(tuple(one))
-        for j in kinds[a:]:
-            if j == k and counts[k] < 2:
-                continue
-            two = list(one)
-            two[j] += 1
-            out.append(tuple(two))
-    return out
+#: ``_ONE_PIECE[k]``: one piece of kind ``k`` as counts and letters; ``_TWO_PIECES[k][j]``:
+#: a piece of kind ``k`` and one of kind ``j``.
+_ONE_PIECE = tuple((tuple(int(i == k) for i in range(7)), PIECE_LETTERS[k]) for k in range(7))
+_TWO_PIECES = tuple(tuple((tuple(int(i == k) + int(i == j) for i in range(7)),
+                    PIECE_LETTERS[k] + PIECE_LETTERS[j]) for j in range(7)) for k in range(7))
 
 
 @functools.cache
 def _parts(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """:func:`_subsets` of ``counts``, each with its letters."""
-    return tuple((c, pieces_str(c)) for c in _subsets(counts))
+    """Every distinct multiset of 1 or 2 pieces out of ``counts``, each with its letters,
+    in the order of the piece kinds."""
+    kinds = [k for k in range(7) if counts[k]]
+    out = []
+    for a, k in enumerate(kinds):
+        out.append(_ONE_PIECE[k])
+        out += [_TWO_PIECES[k][j] for j in kinds[a:] if j != k or counts[k] >= 2]
+    return tuple(out)
 
 
 @functools.cache
 def _givable(give: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8)."""
-    return tuple((c, text) for c, text in _parts(give) if _swap_ok(_add(give, c, -1)))
+    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8); what
+    is left of a figure within D-3 is within it too."""
+    plain = _load(give)[0]
+    return tuple((c, text) for c, text in _parts(give)
+                 if SWAP_MIN <= plain - _load(c)[0] <= SWAP_MAX)
 
 
 def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
@@ -305,11 +304,6 @@ def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ..
 def _fits(counts: tuple[int, ...]) -> bool:
     """Within the cap and never a crown with a star (D-3)."""
     return (sum(counts) + counts[CROWN] <= CAP) and not (counts[CROWN] and counts[STAR])
-
-
-def _swap_ok(counts: tuple[int, ...]) -> bool:
-    plain = sum(counts) - counts[CROWN] - counts[STAR]
-    return SWAP_MIN <= plain <= SWAP_MAX and _fits(counts)
 
 
 _LOADS: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
@@ -779,7 +773,7 @@ class TesuldaState(GameState):
         there aside (whether a square is reached does not depend on what stands on it)."""
         vacated = (self._sides[1] | self._sides[2]) & ~BIT[frm]
         each = [(j, k.ends(j, vacated)) for j in squares(self._sides[them])
-                if (k := self._kinds[j]).ends(j, 0) & ends]  # on an empty board first
+                if (k := self._kinds[j]).anywhere(j) & ends]
         reached = functools.reduce(operator.or_, (e for _, e in each), 0)
         safe = ends & ~reached
         for to in squares(ends & reached & self._sides[them]):

@@ -297,13 +297,14 @@ class Kind:
     """One kind of mover (its traits; its side matters to a Minion only): per square, the
     squares whose occupancy matters to it and its ends per occupancy of those."""
 
-    __slots__ = ("traits", "owner", "relevant", "memo", "ways")
+    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways")
     _all: dict[tuple[Traits, int], Kind] = {}
     _count = [0]
 
     def __init__(self, t: Traits, owner: int) -> None:
         self.traits, self.owner = t, owner
         self.relevant = [-1] * N  # -1 until the square is first asked about
+        self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
         self.memo: dict[int, int] = {}  # (occupied & relevant) * N + frm -> ends
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
 
@@ -324,7 +325,7 @@ class Kind:
             self.relevant[frm] = relevant
             if self.traits.minion:  # D-6
                 empty &= NEARER[self.owner][frm // SIZE]
-            self.memo[frm] = empty  # the key of an empty board
+            self.memo[frm] = self.empty[frm] = empty  # frm: the key of an empty board
         key = (occupied & relevant) * N + frm
         found = self.memo.get(key)
         if found is None:
@@ -337,17 +338,27 @@ class Kind:
                 Kind.forget()
         return found
 
+    def anywhere(self, frm: int) -> int:
+        """The squares this mover on ``frm`` may end on with the board empty: every
+        square it could reach on any board."""
+        if self.empty[frm] < 0:
+            self.ends(frm, 0)
+        return self.empty[frm]
+
     def paths(self, frm: int, target: int) -> tuple[int, ...]:
         """:func:`paths` of this mover, remembered."""
         key = frm * N + target
         found = self.ways.get(key)
         if found is None:
-            found = self.ways[key] = paths(self.traits, self.owner, frm, target)
+            found = self.ways[key] = (paths(self.traits, self.owner, frm, target)
+                                      if self.anywhere(frm) & BIT[target] else ())
         return found
 
     def reaches(self, frm: int, target: int, occupied: int) -> bool:
         """Whether this mover on ``frm`` may move onto ``target`` (D-5, D-5a, D-6) with
         ``occupied`` the occupied squares."""
+        if not self.anywhere(frm) & BIT[target]:
+            return False
         for way in self.paths(frm, target):
             if not way & occupied:
                 return True
@@ -377,7 +388,7 @@ class Guards:
         for c in crowns:
             threats = []
             for j, k in enemy:
-                ways = k.paths(j, c)
+                ways = k.paths(j, c) if k.anywhere(j) & BIT[c] else ()
                 if ways:
                     crossed = functools.reduce(operator.or_, ways)
                     hit = k.reaches(j, c, occupied)
@@ -407,7 +418,7 @@ class Guards:
     def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
         """The enemies that could end on ``sq`` on an empty board."""
         if self._near is None:
-            empty = [(j, k, k.ends(j, 0)) for j, k in self.enemy]
+            empty = [(j, k, k.anywhere(j)) for j, k in self.enemy]
             self._near = functools.reduce(operator.or_, (e for _, _, e in empty), 0), empty
         anywhere, empty = self._near
         if not anywhere & BIT[sq]:
