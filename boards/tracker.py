@@ -181,6 +181,10 @@ class Tracker(Readings):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
+        # The position's turns as listed, before an expectation (:meth:`expect`) narrows
+        # them: the decisions made when they were listed, the list.
+        self._unfiltered = None if listing is None else (len(self.state.move_stack),
+                                                         listing.candidates)
         self._candidates = None if listing is None else self._only_expected(listing.candidates)
         self._listed_at = len(self.state.move_stack)  # the decisions made when they were
         # The next position's turns after a turn waiting or unseen, listed by an idle scan
@@ -238,8 +242,11 @@ class Tracker(Readings):
     def candidates(self) -> list[Candidate]:
         """Every legal turn of the position with its physical effect (computed once a turn)."""
         if self._candidates is None:
-            self._candidates = [] if self.state.outcome() else \
-                self._only_expected(self._expand())
+            if self.state.outcome() or self._expected_rest() == ():
+                self._candidates = []  # (nothing may be done: no need to list)
+            else:
+                self._unfiltered = (len(self.state.move_stack), self._expand())
+                self._candidates = self._only_expected(self._unfiltered[1])
             self._listed_at = len(self.state.move_stack)
         return self._candidates
 
@@ -1604,7 +1611,9 @@ class Tracker(Readings):
         expected = None if turn is None else (since, self.player, Turn(turn))
         if expected != self.expected:
             self.expected = expected
-            self._candidates = None  # listed again, as the expectation allows
+            listed = self._unfiltered
+            fresh = listed is not None and listed[0] == len(self.state.move_stack)
+            self._candidates = self._only_expected(listed[1]) if fresh else None
 
     def _expected_rest(self) -> Turn | None:
         """The expected turn's decisions still to come, or None where none is expected
