@@ -12,6 +12,7 @@ from boards.decisions import Turn
 from boards.layout import layout_for_game
 from hardware.clock import VirtualClock
 from sensorboard import guidance
+from sensorboard import opponent as opponents
 from sensorboard.opponent import PageOpponent, TurnError
 from sensorboard.replay import VirtualRun
 from sensorboard.service import BoardService
@@ -248,3 +249,13 @@ def test_the_board_rolls_for_the_opponent_once_and_only_on_a_board_as_it_should_
         assert [x["type"] for x in out if x["type"] in ("roll", "rejected")] == ["roll"]
     finally:
         service.close()
+
+
+def test_a_turn_of_several_steps_lights_each_step_in_order():
+    proposal = opponents.propose(rules.new_game("tesulda"), "c2-b3 swap:c:b3>b2")
+    assert proposal.hint.words == ("Light triangle base with circle, square from c2 to b3; "
+                                   "then swap circle from b3 to b2")
+    assert [opponents.frame(proposal, t) for t in (0.2, 1.2, 2.2)] == [
+        {"c2": "opponent-from", "b3": "opponent-to"},
+        {"b3": "opponent-from", "b2": "opponent-to"},
+        {"c2": "opponent-from", "b3": "opponent-to"}]
