@@ -1,6 +1,6 @@
 """Engine strength and speed per game: levels against each other, uniform random and OpenSpiel.
 
-Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
+Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,wrapper,openspiel]
     [--games N] [--skip N] [--levels 1,2,3] [--against below,random] [--only GAME,...]
     [--seconds S] [--cap DECISIONS]
 (prints markdown; no assertions)
@@ -13,6 +13,8 @@ Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,openspiel]
   per pairing, colours alternated, the die rolled from the game's seed. A game still
   running after ``--cap`` decisions counts as a draw (the column "capped" says how many).
   The score (a win 1, a draw 1/2) with its 95 % Wilson interval.
+- wrapper: random decisions per CPU second through the pyspiel wrapper MCTSBot plays on
+  and on the rules directly (what the wrapper costs MCTSBot).
 - openspiel: the engine against OpenSpiel's MCTSBot (each game wrapped
   as a pyspiel Python game in bench/engine_openspiel.py), both given ``--seconds`` of
   process CPU time per decision, each stopping its search once it is spent (MCTSBot after
@@ -212,6 +214,30 @@ def openspiel(games_: list[str], games: int, seconds: float, cap: int, skip: int
               flush=True)
 
 
+def wrapper(games_: list[str], games: int = 20) -> None:
+    """Random decisions per CPU second through the pyspiel wrapper (as MCTSBot's rollouts
+    make them) against the same on the rules directly: what the wrapper costs MCTSBot."""
+    from engine_openspiel import RulesGame, random_plies
+
+    print("| game | rules, decisions/s | through the wrapper, decisions/s | ratio |")
+    print("|---|---:|---:|---:|")
+    for game in games_:
+        start, plies = time.process_time(), 0
+        for seed in range(games):
+            state, rng, n = rules.new_game(game), random.Random(seed), 0
+            while state.outcome() is None and n < 1000:
+                state.push(state.sample_chance(rng) if state.to_move == rules.CHANCE
+                           else rng.choice(state.legal_moves()))
+                n += 1
+            plies += n
+        direct = plies / (time.process_time() - start)
+        table, start = RulesGame(game), time.process_time()
+        plies = sum(random_plies(table, seed) for seed in range(games))
+        wrapped = plies / (time.process_time() - start)
+        print(f"| {game} | {direct:,.0f} | {wrapped:,.0f} | {wrapped / direct:.2f} |",
+              flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", default="speed,levels,openspiel")
@@ -242,6 +268,9 @@ def main() -> None:
         print()
     if "levels" in parts:
         levels(games_, levels_, args.games, args.cap, args.against, args.skip)
+        print()
+    if "wrapper" in parts:
+        wrapper(games_)
         print()
     if "openspiel" in parts:
         openspiel(games_, args.games, args.seconds, args.cap, args.skip)

@@ -179,3 +179,18 @@ class TimedBot:
         self.decisions += 1
         self.simulations += root.explore_count
         return self.table.moves[root.best_child().action]
+
+
+def random_plies(table: RulesGame, seed: int, cap: int = 1000) -> int:
+    """One random game through the wrapper as MCTSBot's rollouts play it (``numpy``
+    choices, at most ``cap`` decisions); the decisions it made."""
+    state, rng, plies = table.new_initial_state(), np.random.RandomState(seed), 0
+    while not state.is_terminal() and plies < cap:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions, probs = [a for a, _ in outcomes], [p for _, p in outcomes]
+            state.apply_action(rng.choice(actions, p=probs))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    return plies

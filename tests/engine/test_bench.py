@@ -72,3 +72,12 @@ def test_a_forced_decision_is_not_searched_or_counted():
     bot = wrapper.TimedBot(wrapper.RulesGame("telec"), 5.0)
     assert bot(state, 1) == state.legal_moves()[0]
     assert bot.decisions == 0 and bot.spent == 0
+
+
+def test_random_games_through_the_wrapper_reach_an_end_or_the_cap():
+    pytest.importorskip("pyspiel")
+    wrapper = load("engine_openspiel")
+    for game in ("tessella", "telec"):
+        plies = wrapper.random_plies(wrapper.RulesGame(game), seed=1, cap=3000)
+        assert 0 < plies < 3000
+    assert wrapper.random_plies(wrapper.RulesGame("tesulda"), seed=1, cap=5) == 5
