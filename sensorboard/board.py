@@ -104,8 +104,11 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
     rule_opts, board_opts = game_options.split_options(opts.game, list(opts.options))
     fresh = game_options.new_game(opts.game, rule_opts)  # every value checked, given a state too
     start = fresh if opts.state is None else opts.state
-    if opts.opponent is not None:
-        opts.opponent.side_in(fresh)  # a side the game has, before anything is opened
+    tags = opts.tags
+    if opts.opponent is not None:  # a side the game has, before anything is opened
+        # a new game's record names the opponent as that side's player
+        tags = {opts.opponent.side_in(fresh).capitalize(): opts.opponent.label,
+                **(opts.tags or {})}
     layout = opts.layout or layout_for_game(opts.game)
     clock = opts.clock or RealClock()
     hardware = open_backend(opts.backend, layout, opts.hardware or HardwareConfig(), clock)
@@ -117,7 +120,7 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             board.owns_journal = True
         if board.journal is not None:
             board.writer, board.resumed = open_game(
-                board.journal, opts.game, tags=opts.tags, new=opts.new, note=opts.note,
+                board.journal, opts.game, tags=tags, new=opts.new, note=opts.note,
                 options=rule_opts)
             start = board.writer.state
         # A simulated board comes up set for a new game; a real one shows what it shows.

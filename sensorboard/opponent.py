@@ -385,6 +385,13 @@ class Choice:
     name: str | None = None
     side: str | None = None
 
+    @property
+    def label(self) -> str:
+        """Who plays, in words: ``engine level 2``, ``page``, ``board:NAME``."""
+        if self.kind == "engine":
+            return f"engine level {self.level}"
+        return f"board:{self.name}" if self.kind == "board" else self.kind
+
     def side_in(self, state: rules.GameState) -> str:
         """The side it plays in ``state``'s game; raises :class:`ChoiceError` for a side
         the game does not have."""
@@ -403,6 +410,8 @@ def parse_choice(text: str, side: str | None = None) -> Choice:
 
     >>> parse_choice("engine:3")
     Choice(kind='engine', level=3, name=None, side=None)
+    >>> parse_choice("engine").label
+    'engine level 2'
     >>> parse_choice("engine:9")
     Traceback (most recent call last):
     ...

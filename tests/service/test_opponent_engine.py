@@ -79,6 +79,8 @@ def test_run_against_the_engine_says_its_turn_the_same_under_one_seed(tmp_path):
              str(tmp_path / str(k))], capture_output=True, text=True, timeout=120, input="")
         assert proc.returncode == 0, proc.stderr
         lines.append([line for line in proc.stdout.splitlines() if "engine level 1:" in line])
+        record = next((tmp_path / str(k)).glob("*tessella*.txt")).read_text()
+        assert '[Clear "engine level 1"]' in record  # the record names who played clear
     assert len(lines[0]) == 1 and lines[0] == lines[1]
     assert lines[0][0].endswith("carry it out on the board")
 
