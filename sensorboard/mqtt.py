@@ -144,7 +144,8 @@ class BoardLink:
     """
 
     def __init__(self, journal: Journal, host: str, port: int, *, prefix: str = PREFIX,
-                 resend: float = RESEND, keepalive: int = 10, login: Login = ANONYMOUS) -> None:
+                 resend: float = RESEND, keepalive: int = 10, login: Login = ANONYMOUS,
+                 timeout: float = 10.0) -> None:
         self.journal = journal
         self.board = journal.board
         self.identity = journal.identity
@@ -154,6 +155,7 @@ class BoardLink:
         self.resend = resend
         self.resend_after = resend  # doubles while the recorder stays silent (up to 5 min)
         self.keepalive = keepalive
+        self.timeout = timeout  # seconds an operation may take (also how soon a cut is seen)
         self.db = connect(journal.path, synchronous="NORMAL")  # acks may be sent again
         row = self.db.execute("SELECT value FROM meta WHERE key='mqtt_acked'").fetchone()
         self.acked = int(row[0]) if row else 0
@@ -207,7 +209,8 @@ class BoardLink:
         loop, client = self.loop, self.client
         if loop is None or client is None or not self.connected:
             return False
-        asyncio.run_coroutine_threadsafe(client.publish(topic, payload, qos=1), loop)
+        sent = asyncio.run_coroutine_threadsafe(client.publish(topic, payload, qos=1), loop)
+        sent.add_done_callback(lambda f: f.cancelled() or f.exception())  # lost: sent again
         return True
 
     # --- the connection ------------------------------------------------------------
@@ -224,7 +227,7 @@ class BoardLink:
         while not self._stop:
             client = aiomqtt.Client(self.host, self.port, identifier=f"sensorboard-{self.board}",
                                     clean_session=False, will=will, keepalive=self.keepalive,
-                                    timeout=10, **self.login.client_args())
+                                    timeout=self.timeout, **self.login.client_args())
             try:
                 async with client:
                     self.client = client
@@ -238,13 +241,7 @@ class BoardLink:
                     self._reload()
                     for channel in list(self.channels):
                         await self._join(client, channel)
-                    listen = asyncio.ensure_future(self._listen(client))
-                    try:
-                        await self._publish_loop(client)
-                    finally:
-                        listen.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                            await listen
+                    await self._serve(client)
             except aiomqtt.MqttError:
                 pass
             finally:
@@ -252,6 +249,21 @@ class BoardLink:
                 self.client = None
             if not self._stop:
                 await asyncio.sleep(RECONNECT)
+
+    async def _serve(self, client: aiomqtt.Client) -> None:
+        """Listen and publish until either fails: a connection lost while nothing is to be
+        published (a board waiting for the other board's turn) is made again at once."""
+        tasks = {asyncio.ensure_future(self._listen(client)),
+                 asyncio.ensure_future(self._publish_loop(client))}
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # the MqttError that ended it
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                    await task
 
     def _reload(self) -> None:
         """After a (re)connect: everything the recorder has not acknowledged, again."""

@@ -9,9 +9,11 @@ import time
 from pathlib import Path
 
 import rules
-from sensorboard.journal import Journal
+from sensorboard import events
+from sensorboard.journal import Entry, Journal
 from sensorboard.mqtt import ANONYMOUS, BoardLink, Login
 from sensorboard.recorder import Recorder
+from sensorboard.remote import Game, Pairing, RemoteOpponent
 from sensorboard.store import SqliteStore, Store
 
 
@@ -116,3 +118,34 @@ def stored_turns(store: Store) -> dict[str, list[str]]:
     for board, _, move in store.turns():
         out.setdefault(board, []).append(move)
     return out
+
+
+class Player:
+    """A board's journal and link with another board as its opponent (the service's part
+    played by the test: :meth:`commit` is a turn carried out on this board)."""
+
+    def __init__(self, folder: Path, me: str, peer: str, plays: str, port: int,
+                 login: Login = ANONYMOUS) -> None:
+        self.state = rules.new_game("tessella")
+        self.journal = Journal(folder / me / "journal.sqlite", board=me)
+        self.link = BoardLink(self.journal, "127.0.0.1", port, keepalive=2, login=login,
+                              timeout=2)
+        self.lines: list[str] = []
+        theirs = next(p for p in self.state.PLAYERS if p != plays)
+        self.remote = RemoteOpponent(Pairing(me, peer, "4XQ2-M8RT"), theirs,
+                                     Game("tessella", self.state.position_str(), plays),
+                                     self.link, uid="g", note=self.lines.append)
+        self.link.add_channel(self.remote)
+        self.link.start()
+        wait_until(lambda: self.link.connected, what=f"board {me} connected")
+
+    def commit(self, move: str) -> None:
+        ply, player = len(self.remote.turns) + 1, self.state.to_move
+        self.state.push_str(move)
+        item = events.Move(0.0, ply, player, move)
+        self.remote.observe(item)
+        self.remote.written([Entry(self.journal.board, ply, "g", 0.0, item.to_json())])
+
+    def close(self) -> None:
+        self.link.stop(timeout=0)
+        self.journal.close()

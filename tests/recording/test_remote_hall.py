@@ -1,47 +1,13 @@
-"""Remote play on a secured hall (mosquitto with what ``install.sh --hall`` writes): two
-paired boards' turns cross on their logins, and a third board's login cannot put a turn
-into their pairing, even knowing the pairing code."""
+"""Remote play on a real mosquitto: on a secured hall (what ``install.sh --hall`` writes)
+two paired boards' turns cross on their logins, and a third board's login cannot put a
+turn into their pairing, even knowing the pairing code; a turn made while the broker is
+down arrives once it is back."""
 
 import pytest
 
-import rules
-from sensorboard import events
-from sensorboard.journal import Entry, Journal
-from sensorboard.mqtt import BoardLink
-from sensorboard.remote import Game, Pairing, RemoteOpponent, sign
-from tests.recording.hall import wait_until
+from sensorboard.remote import sign
+from tests.recording.hall import Player, wait_until
 from tests.recording.test_hall import Hall
-
-CODE = "4XQ2-M8RT"
-
-
-class Player:
-    """A board's link on its own login, with the other board as its opponent."""
-
-    def __init__(self, hall: Hall, tmp_path, me: str, peer: str, plays: str) -> None:
-        self.state = rules.new_game("tessella")
-        self.journal = Journal(tmp_path / me / "journal.sqlite", board=me)
-        self.link = BoardLink(self.journal, "127.0.0.1", hall.broker.tls_port, keepalive=2,
-                              login=hall.login(f"board-{me}"))
-        self.lines: list[str] = []
-        theirs = next(p for p in self.state.PLAYERS if p != plays)
-        self.remote = RemoteOpponent(Pairing(me, peer, CODE), theirs,
-                                     Game("tessella", self.state.position_str(), plays),
-                                     self.link, uid="g", note=self.lines.append)
-        self.link.add_channel(self.remote)
-        self.link.start()
-        wait_until(lambda: self.link.connected, what=f"board {me} connected")
-
-    def commit(self, move: str) -> None:
-        ply, player = len(self.remote.turns) + 1, self.state.to_move
-        self.state.push_str(move)
-        item = events.Move(0.0, ply, player, move)
-        self.remote.observe(item)
-        self.remote.written([Entry(self.journal.board, ply, "g", 0.0, item.to_json())])
-
-    def close(self) -> None:
-        self.link.stop(timeout=0)
-        self.journal.close()
 
 
 @pytest.fixture
@@ -52,8 +18,8 @@ def hall(tmp_path):
 
 
 def test_a_third_boards_login_cannot_put_a_turn_into_a_pairing(tmp_path, hall):
-    one = Player(hall, tmp_path, "1", "2", "clear")
-    two = Player(hall, tmp_path, "2", "1", "dark")
+    one = Player(tmp_path, "1", "2", "clear", hall.broker.tls_port, hall.login("board-1"))
+    two = Player(tmp_path, "2", "1", "dark", hall.broker.tls_port, hall.login("board-2"))
     wait_until(lambda: one.remote.agreed and two.remote.agreed, what="the boards' hellos")
     forged = sign(two.remote.pairing.key, {"kind": "turn", "ply": 1, "player": "clear",
                                            "move": "b1-b2", "from": "1", "to": "2"})
@@ -73,5 +39,28 @@ def test_a_third_boards_login_cannot_put_a_turn_into_a_pairing(tmp_path, hall):
     assert spy.received == [] and one.lines == [] and two.lines == []
     own.close()
     spy.close()
+    one.close()
+    two.close()
+
+
+def test_a_turn_made_while_the_broker_is_down_arrives_once_it_is_back(tmp_path, broker):
+    one = Player(tmp_path, "1", "2", "clear", broker.port)
+    two = Player(tmp_path, "2", "1", "dark", broker.port)
+    wait_until(lambda: one.remote.agreed and two.remote.agreed, what="the boards' hellos")
+    one.commit("c1-c2")
+    wait_until(lambda: two.remote.poll(two.state) is not None, what="board 1's turn")
+    two.commit("c1-c2")
+    two.commit("a4-b4")
+    wait_until(lambda: one.remote.poll(one.state) is not None, what="board 2's turn")
+    one.commit("a4-b4")
+    broker.stop()
+    wait_until(lambda: not one.link.connected and not two.link.connected, what="the cut")
+    one.commit("c2-c3")  # journaled while nobody can hear it
+    broker.start()
+    wait_until(lambda: two.remote.poll(two.state) is not None, what="the turn, sent again")
+    assert two.remote.poll(two.state) == "c2-c3"
+    two.commit("c2-c3")
+    assert two.remote.turns == one.remote.turns and len(one.remote.turns) == 3
+    assert one.lines == [] and two.lines == []
     one.close()
     two.close()
