@@ -259,3 +259,14 @@ def test_a_turn_of_several_steps_lights_each_step_in_order():
         {"c2": "opponent-from", "b3": "opponent-to"},
         {"b3": "opponent-from", "b2": "opponent-to"},
         {"c2": "opponent-from", "b3": "opponent-to"}]
+
+
+def test_the_piece_lifted_is_shown_only_the_opponents_target():
+    board = Board("tessella")
+    try:
+        state = board.service.tracker.state
+        propose(board, Turn((state.parse_move("c1-c2"),)))
+        board.act([("lift", "c1")])
+        assert board.service.frame == {"c1": "lifted", "c2": "move"}  # not b2, bc12, cd12
+    finally:
+        board.close()
