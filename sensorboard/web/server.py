@@ -2,7 +2,7 @@
 
 One :class:`WebSession` holds the board service of the game being played and steps it
 every scan period on the event loop (the same pipeline as the terminal loop: simulated
-magnets or a real matrix, debouncing, tracker, LEDs, recorder). Handlers run on the
+magnets or a real matrix, debouncing, tracker, LEDs, game writer). Handlers run on the
 same loop, so they change the service between two scans and never during one.
 
 Endpoints (JSON in, JSON out; errors are ``{"error": "<one line>"}`` with a 4xx status):
@@ -384,7 +384,7 @@ class WebSession:
         return hmac.compare_digest(given.encode(), self.token.encode())
 
     def close(self) -> None:
-        """Commit a complete last turn and close the recorder of the current board."""
+        """Commit a complete last turn and close the current board and its game writer."""
         self.service.flush()
         self.board.close()
 
