@@ -9,6 +9,8 @@ Topics (``<prefix>`` is ``sensorboard`` unless set; ``docs/records.md`` has the 
 - ``<prefix>/<board>/ack``      from the recorder: ``{"seq": N, "journal": ID}``, every
   entry of journal ID up to N is stored (retained)
 - ``<prefix>/<board>/command``  an arbiter's correction (through the recorder's page)
+- ``<prefix>/<board>/play/<other>``  remote play with board ``<other>`` (a channel:
+  :mod:`sensorboard.remote`; the link carries it on its one connection)
 
 The board connects with a fixed client id and a persistent session. An entry counts as
 delivered only when the recorder acknowledges it (end to end, not just the broker's

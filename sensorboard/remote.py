@@ -18,8 +18,9 @@ refused; on a secured hall the broker's ACL also lets only board ``from`` write 
   sender's journal; sent again until acknowledged (and after the receiver's hello says
   it has fewer turns: a receiver restarted from its journal gets what it is missing);
 - ``ack`` ``{ply}``: the receiver holds the turn of that ply;
-- ``takeback`` ``{turns, undone}``: the sender's game went back to ``turns`` turns,
-  taking back ``undone`` (``[player, move]``); the receiver takes it back too;
+- ``takeback`` ``{turns, undone, nonce}``: the sender's game went back to ``turns``
+  turns, taking back ``undone`` (``[player, move]``); the receiver takes it back too,
+  once per ``nonce``;
 - ``refused`` ``{ply, reason}``: the receiver will not play that turn, and why.
 
 A turn is taken by its ply: one the board already holds is acknowledged again and never
@@ -250,6 +251,7 @@ class RemoteOpponent:
         self._asked_back: tuple[int, int] | None = None  # the takeback asked there last
         # a turn of theirs taken back there before it was carried out here (it may be lit)
         self._withdrawn: tuple[int, tuple[str, str]] | None = None
+        self._nonces: set[str] = set()  # the takebacks carried out
         self.turns = list(turns)  # as carried out on this board, in order
         self.mine = {ply: t for ply, t in enumerate(self.turns, 1) if t[0] != side}  # journaled
         self.waiting: dict[int, tuple[str, str]] = {}  # theirs, received, not yet carried out
@@ -278,7 +280,8 @@ class RemoteOpponent:
             elif isinstance(event, events.Takeback) and event.ply >= 1:
                 self._back_to(event.ply - 1)
                 self._send({"kind": "takeback", "turns": event.ply - 1,
-                            "undone": [event.player, event.move]})
+                            "undone": [event.player, event.move],
+                            "nonce": secrets.token_hex(8)})
 
     def poll(self, state: rules.GameState) -> str | None:
         """The other board's next turn once it has come and fits ``state``; else None."""
@@ -343,7 +346,8 @@ class RemoteOpponent:
         why = self.game.differs(body, self.side)
         if why is not None:
             self.agreed = False
-            self._say(f"board {self.pairing.peer}: {why}; no turn is played between them")
+            self._say(f"board {self.pairing.peer}: {_plain(why)}; no turn is played between "
+                      "them")
             return
         self.agreed = True
         self.acked = turns
@@ -376,9 +380,10 @@ class RemoteOpponent:
     def _on_takeback(self, body: dict) -> None:
         """The other board went back to ``turns`` turns: so does this one (a correction
         by ``board:NAME``, as an arbiter's takeback; the LEDs show what to put back)."""
-        turns, undone = body.get("turns"), body.get("undone")
-        if not _count(turns) or not isinstance(undone, list):
-            return
+        turns, undone, nonce = body.get("turns"), body.get("undone"), body.get("nonce")
+        if not _count(turns) or not isinstance(undone, list) or nonce in self._nonces:
+            return  # a takeback seen before (sent again, or replayed by someone) is done
+        self._nonces.add(str(nonce))
         undone = tuple(undone)  # the turn taken back: a later one of that ply stays
         if self.waiting.get(turns + 1) == undone:
             self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}
@@ -398,8 +403,8 @@ class RemoteOpponent:
         self._say(f"board {self.pairing.peer} took back to turn {turns}: so does this board")
 
     def _on_refused(self, body: dict) -> None:
-        self._say(f"board {self.pairing.peer} refused turn {body.get('ply')}: "
-                  f"{body.get('reason')}")
+        self._say(f"board {self.pairing.peer} refused turn {_plain(body.get('ply'))}: "
+                  f"{_plain(body.get('reason'))}")
 
     # --- sending -------------------------------------------------------------------------
 
@@ -443,6 +448,11 @@ class RemoteOpponent:
             self.said.append(line)
             del self.said[:-20]
             self.note(line)
+
+
+def _plain(value: object) -> str:
+    """Text from the other board as a line may show it: printable, at most 200 characters."""
+    return "".join(c for c in str(value)[:200] if c.isprintable())
 
 
 def _count(value: object) -> bool:

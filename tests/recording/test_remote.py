@@ -210,6 +210,24 @@ def test_a_turn_taken_back_before_it_was_carried_out_is_taken_back_once_it_is():
     assert b.remote.poll(b.state) == "d1-d2"
 
 
+def test_a_takeback_replayed_later_takes_nothing_back():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    b.remote.commands = queue.Queue()
+    pair(a, b)
+    play(a, b, TURNS[:3])
+    a.takeback()
+    first = [m for _, m in a.wire.sent if m["kind"] == "takeback"][-1]
+    assert b.remote.commands.get_nowait()["turns"] == 1
+    b.takeback()
+    play(a, b, TURNS[2:4])  # the same turn again, and the next
+    a.takeback()
+    assert b.remote.commands.get_nowait()["turns"] == 1
+    b.takeback()
+    play(a, b, TURNS[3:4])
+    b.remote.receive("sensorboard/A/play/B", first)  # someone replays the first takeback
+    assert b.remote.commands.empty()
+
+
 @pytest.mark.parametrize("code", ["7K3M", "7K3M-Q9XU", ""])
 def test_a_bad_code_is_one_line(code):
     with pytest.raises(PairingError, match="a code is 8 letters and digits"):
