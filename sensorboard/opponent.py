@@ -311,7 +311,8 @@ class EngineOpponent:
             raise ValueError(f"engine level {level}: levels are {', '.join(map(str, LEVELS))}")
         self.side, self.level, self.seed, self.rolls = side, level, seed, rolls
         self.label = f"engine level {level}"
-        self._worker: EngineWorker | None = None
+        # Started now, so that no scan waits for a process to start (tens of ms).
+        self._worker: EngineWorker | None = EngineWorker()
         self._key: tuple | None = None  # the position being answered
         self._work: rules.GameState | None = None  # it, with the turn's decisions so far
         self._line: list[str] = []
