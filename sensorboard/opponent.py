@@ -44,6 +44,9 @@ class Opponent(Protocol):
 
     side: str  # the rules' player name it plays
     label: str  # "engine level 3", "page", "board:NAME": shown on the page and terminal
+    # True while it works its turn out by itself (the engine): the board is not settled
+    # yet. False for one that waits for someone elsewhere (the page, another board).
+    thinking: bool
 
     def observe(self, event: events.Event) -> None:
         """Every event the board emits, in order (turns, takebacks, rolls, the end)."""
@@ -55,9 +58,6 @@ class Opponent(Protocol):
 
     def close(self) -> None:
         """Stop thinking or listening."""
-
-    # Optional: ``thinking``, true while it works out its turn by itself (the engine), so
-    # the board is not settled yet; an opponent without it waits for someone elsewhere.
 
 
 class TurnError(ValueError):
@@ -189,7 +189,7 @@ class Seat:
     def thinking(self, service: BoardService) -> bool:
         """The opponent is to move and works its turn out by itself (the engine)."""
         return (self._ours(service) and not self._current(service)
-                and getattr(self.opponent, "thinking", False))
+                and self.opponent.thinking)
 
     def next_change(self, now: float) -> float | None:
         return None if self.proposal is None else suggest.next_change(self.proposal.hint, now)
@@ -220,6 +220,7 @@ class PageOpponent:
     picks the face their own die shows."""
 
     label = "page"
+    thinking = False  # a person decides
 
     def __init__(self, side: str, *, board_rolls: bool = False) -> None:
         self.side = side

@@ -244,6 +244,7 @@ class RemoteOpponent:
                  now: Callable[[], float] = time.monotonic) -> None:
         self.pairing, self.side, self.game, self.link, self.uid = pairing, side, game, link, uid
         self.label = f"board:{pairing.peer}"
+        self.thinking = False  # the other board's player decides (Opponent contract)
         self.code = pairing.code
         self.topics = [pairing.inbox]
         self.note, self.resend, self.now = note, resend, now
