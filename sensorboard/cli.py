@@ -370,6 +370,12 @@ def paired(args) -> None:
     if not args.mqtt:
         raise UsageError(f"--opponent board:{choice.name}: give --mqtt URL, the broker both "
                          "boards reach (docs/remote.md)")
+    from sensorboard.options import split_options
+
+    if split_options(args.game, args.option)[1].get("dice") == "electronic":
+        raise UsageError(f"--opponent board:{choice.name}: each board's electronic die would "
+                         "roll its own; play with dice=physical (the other board's roll is "
+                         "part of its turn)")
     if choice.name == args.board:
         raise UsageError(f"--opponent board:{choice.name}: that is this board's own name")
 

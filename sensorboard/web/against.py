@@ -111,12 +111,15 @@ def choose(service: BoardService, value: object, side: object = None, *,
     choice = parse_choice(value, side or None)
     state = service.view.state
     choice.side_in(state)
+    dice = "electronic" if "roll" in service.view.buttons else "physical"
+    if choice.kind == "board" and dice == "electronic":
+        raise ChoiceError(f"board:{choice.name}: each board's electronic die would roll its "
+                          "own; start the game with dice=physical")
     if choice.kind == "board":
         service.set_opponent(_remote(board, choice, choice.side_in(state), pair or None))
         return choice
     if pair:
         raise ChoiceError("against: a pairing code goes with another board (board:NAME)")
-    dice = "electronic" if "roll" in service.view.buttons else "physical"
     service.set_opponent(local_opponent(choice, state, seed=service.config.seed or 0,
                                         dice=dice))
     return choice

@@ -262,3 +262,13 @@ def test_a_bad_remote_opponent_on_the_command_line_is_one_line(tmp_path, capsys,
     code = main(["run", "--game", "tessella", "--no-input", "--records", str(records), *args])
     assert (code, capsys.readouterr().err) == (2, f"sensorboard: {line}\n")
     assert not records.exists()
+
+
+def test_electronic_dice_on_both_boards_are_refused_in_one_line(tmp_path, capsys):
+    records = tmp_path / "records"
+    code = main(["run", "--game", "telec", "--option", "dice=electronic", "--no-input",
+                 "--records", str(records), "--opponent", "board:B", "--mqtt", "mqtt://h"])
+    assert (code, capsys.readouterr().err) == (
+        2, "sensorboard: --opponent board:B: each board's electronic die would roll its own; "
+           "play with dice=physical (the other board's roll is part of its turn)\n")
+    assert not records.exists()
