@@ -284,6 +284,10 @@ def advice(service: BoardService) -> dict | None:
 THINKING = "Hint: the engine is thinking…"
 
 
+SILENT = ("Carry it out on the board, then press the clock: the sensors cannot see this "
+          "turn.")
+
+
 def opponent_words(service: BoardService) -> str | None:
     """An opponent's turn to carry out, or (while it has given none) that it is to move,
     with what to put right if a piece was moved meanwhile."""
@@ -295,7 +299,7 @@ def opponent_words(service: BoardService) -> str | None:
         if service.view.phase is not Phase.IDLE:
             return None
         return (f"{label} ({seat.side}) plays {proposal.text}: {proposal.hint.words}. "
-                "Carry it out on the board.")
+                + (SILENT if seat.silent else "Carry it out on the board."))
     wrong = error_words(service.view)
     return f"{label} plays {seat.side}: wait for its turn. {wrong}" if wrong else None
 

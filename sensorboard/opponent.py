@@ -116,6 +116,7 @@ class Seat:
         self.proposal: Proposal | None = None
         self._refused: str | None = None  # a turn refused, not reported again
         self._rolled = -1  # the decisions made when the board last rolled for it
+        self.silent = False  # the sensors cannot see the turn given: the clock ends it
 
     @property
     def side(self) -> str:
@@ -173,6 +174,8 @@ class Seat:
             return service.press("roll")
         self.proposal = proposal
         self.expect(service)
+        cands = tracker.candidates
+        self.silent = bool(cands) and all(c.silent for c in cands)
         item = events.Proposed(round(now, 3), proposal.player, proposal.text,
                                proposal.hint.words, self.opponent.label).to_json()
         service.record(item)

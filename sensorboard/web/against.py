@@ -48,7 +48,8 @@ def opponent_json(service: BoardService) -> dict | None:
         "side": opponent.side,
         "thinking": seat.thinking(service),
         "proposed": None if proposal is None else {"move": proposal.text,
-                                                   "words": proposal.hint.words},
+                                                   "words": proposal.hint.words,
+                                                   "silent": seat.silent},
     }
     if isinstance(opponent, PageOpponent):
         state = service.view.state

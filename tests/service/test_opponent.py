@@ -270,3 +270,28 @@ def test_the_piece_lifted_is_shown_only_the_opponents_target():
         assert board.service.frame == {"c1": "lifted", "c2": "move"}  # not b2, bc12, cd12
     finally:
         board.close()
+
+
+SILENT_TEBLO = ("yellow:c1:0:c1,k1,b2,c2,d2,l2,b5,g5,i5,d6,j6,l6,a7,b7,c7,j8,k8,l8,g9,h9,e10,"
+                "b11,h11,k11,k12 red:l10:0:g1,d3,i4,d5,k5,h6,k6,d7,g7,h7,i7,j7,k7,c8,e8,g8,i8,"
+                "j9,d10,a11,d11,g11,j11,b12,f12 yellow")
+
+
+def test_a_turn_the_sensors_cannot_see_is_said_to_end_with_the_clock():
+    clock = VirtualClock()
+    page = PageOpponent("yellow")
+    service = BoardService(rules.from_position("teblo", SILENT_TEBLO), layout_for_game("teblo"),
+                           clock=clock, bounce=0.0, engine_hints=False, opponent=page)
+    out = []
+    run = VirtualRun(service, clock, out.append)
+    try:
+        page.submit(service.tracker.state, "c1-c2")  # the pawn onto its own block: reed
+        clock.advance(0.01)
+        out += service.step()
+        assert guidance.advice(service)["text"].endswith(guidance.SILENT)
+        run.play([{"t": 0.5, "op": "lift", "cell": "c1"}, {"t": 0.9, "op": "place",
+                                                            "cell": "c2"}])
+        out += service.press("clock", "yellow")
+        assert [x["move"] for x in out if x["type"] == "move"] == ["c1-c2"]
+    finally:
+        service.close()

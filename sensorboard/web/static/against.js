@@ -18,7 +18,8 @@ function opponentText(opp) {
 function remoteText(opp) {
   if (opp.proposed) {
     return `${opp.label} (${opp.side}) plays ${opp.proposed.move}: ${opp.proposed.words}. ` +
-      "Carry it out on the board.";
+      (opp.proposed.silent ? "Carry it out on the board, then press the clock: the " +
+        "sensors cannot see this turn." : "Carry it out on the board.");
   }
   if (opp.thinking) return `${opp.label} (${opp.side}) is thinking…`;
   if (opp.options && opp.options.length) return `${opp.label} (${opp.side}) is to move.`;
