@@ -124,20 +124,23 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def row(game: str, pairing: str, tally: dict[str, int], seconds: float) -> str:
+def row(game: str, pairing: str, tally: dict[str, int], began: tuple[float, float]) -> str:
+    """The table row of a pairing whose games began at ``began`` (wall, CPU time)."""
+    wall, cpu = time.perf_counter() - began[0], time.process_time() - began[1]
     n = tally["win"] + tally["draw"] + tally["loss"]
     score = (tally["win"] + tally["draw"] / 2) / n
     low, high = wilson(score, n)
     verdict = "stronger" if low > 0.5 else "weaker" if high < 0.5 else "not separated"
     return (f"| {game} | {pairing} | {n} | {tally['win']}-{tally['draw']}-{tally['loss']} | "
             f"{score:.2f} | {low:.2f}-{high:.2f} | {verdict} | {tally['capped']} | "
-            f"{seconds / n:.1f} |")
+            f"{wall / n:.1f} | {cpu / n:.1f} |")
 
 
 def levels(games_: list[str], levels_: list[int], games: int, cap: int,
            against: str = "below,random", skip: int = 0) -> None:
-    print("| game | pairing | games | W-D-L | score | 95 % interval | | capped | s/game |")
-    print("|---|---|---:|---|---:|---|---|---:|---:|")
+    print("| game | pairing | games | W-D-L | score | 95 % interval | | capped | s/game | "
+          "CPU s/game |")
+    print("|---|---|---:|---|---:|---|---|---:|---:|---:|")
     for game in games_:
         for level in levels_:
             pairings = [(f"level {level} vs random", random_player)] \
@@ -146,9 +149,9 @@ def levels(games_: list[str], levels_: list[int], games: int, cap: int,
                 pairings.insert(0, (f"level {level} vs level {level - 1}",
                                     level_player(level - 1)))
             for name, other in pairings:
-                start = time.perf_counter()
+                began = time.perf_counter(), time.process_time()
                 tally = match(game, level_player(level), other, games, cap, skip)
-                print(row(game, name, tally, time.perf_counter() - start), flush=True)
+                print(row(game, name, tally, began), flush=True)
 
 
 def midgame(game: str, seed: int = 4, decisions: int = 30) -> rules.GameState:
@@ -200,15 +203,14 @@ def openspiel(games_: list[str], games: int, seconds: float, cap: int, skip: int
     from engine_openspiel import RulesGame, TimedBot
 
     print("| game | engine vs MCTSBot | games | W-D-L | score | 95 % interval | | capped | "
-          "s/game | engine CPU s/decision | playouts/decision | MCTSBot CPU s/decision | "
-          "simulations/decision |")
-    print("|---|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|")
+          "s/game | CPU s/game | engine CPU s/decision | playouts/decision | "
+          "MCTSBot CPU s/decision | simulations/decision |")
+    print("|---|---|---:|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for game in games_:
-        start, ours, bot = time.perf_counter(), CpuTimed(seconds), TimedBot(RulesGame(game),
-                                                                           seconds)
+        began = time.perf_counter(), time.process_time()
+        ours, bot = CpuTimed(seconds), TimedBot(RulesGame(game), seconds)
         tally = match(game, ours, bot, games, cap, skip)
-        took = time.perf_counter() - start
-        print(row(game, f"{seconds} CPU s per decision", tally, took) +
+        print(row(game, f"{seconds} CPU s per decision", tally, began) +
               f" {ours.spent / ours.decisions:.3f} | {ours.playouts / ours.decisions:.0f} |"
               f" {bot.spent / bot.decisions:.3f} | {bot.simulations / bot.decisions:.1f} |",
               flush=True)
