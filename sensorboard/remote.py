@@ -460,10 +460,12 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def pairing_code(journal: Journal, uid: str, peer: str, given: str | None) -> tuple[str, str]:
+def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
+                 mine: str) -> tuple[str, str]:
     """The pairing's code and the line that shows it: ``given`` (``--pair``), else the one
     this board made for this game with ``peer`` before it was restarted, else a new one;
-    kept in the journal."""
+    kept in the journal. ``mine``: the side this board's player plays (the other board's
+    opponent, which the line tells it)."""
     code = normal_code(given) if given is not None else None
     stored = json.loads(journal.meta("pairing") or "{}")
     if code is None and stored.get("peer") == peer and stored.get("game") == uid:
@@ -473,7 +475,7 @@ def pairing_code(journal: Journal, uid: str, peer: str, given: str | None) -> tu
     journal.set_meta("pairing", json.dumps({"peer": peer, "game": uid, "code": code}))
     if given is None:
         return code, (f"pairing code {code}: on board {peer} give --opponent "
-                      f"board:{journal.board} --pair {code}")
+                      f"board:{journal.board} --opponent-side {mine} --pair {code}")
     return code, f"pairing code {code}: board {peer} shows the same"
 
 
@@ -486,13 +488,13 @@ def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
     if peer == journal.board:
         raise PairingError(f"--opponent board:{peer}: that is this board's own name "
                            "(--board names this one)")
-    code, line = pairing_code(journal, writer.uid, peer, pair)
-    pairing = Pairing(journal.board, peer, code)
     with writer.lock:
         log = writer.log
         mine = next(p for p in log.state.PLAYERS if p != side)
         game = Game(log.game, log.start.get("position") or "", mine)
         turns = [(commit.player, commit.text) for commit in log.turns]
+    code, line = pairing_code(journal, writer.uid, peer, pair, mine)
+    pairing = Pairing(journal.board, peer, code)
     remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note,
                             commands=link.commands)
     remote._say(line)

@@ -236,12 +236,13 @@ def test_a_bad_code_is_one_line(code):
 
 def test_the_code_made_for_a_game_is_kept_for_it_and_given_codes_are_kept(tmp_path):
     journal = Journal(tmp_path / "journal.sqlite", board="A")
-    code, line = pairing_code(journal, "g1", "B", None)
+    code, line = pairing_code(journal, "g1", "B", None, "clear")
     assert normal_code(code) == code
-    assert line == f"pairing code {code}: on board B give --opponent board:A --pair {code}"
-    assert pairing_code(journal, "g1", "B", None)[0] == code  # restarted
-    assert pairing_code(journal, "g2", "B", None)[0] != code  # a new game
-    assert pairing_code(journal, "g2", "B", "m8rt 4xq2") == (
+    assert line == (f"pairing code {code}: on board B give --opponent board:A "
+                    f"--opponent-side clear --pair {code}")
+    assert pairing_code(journal, "g1", "B", None, "clear")[0] == code  # restarted
+    assert pairing_code(journal, "g2", "B", None, "clear")[0] != code  # a new game
+    assert pairing_code(journal, "g2", "B", "m8rt 4xq2", "clear") == (
         "M8RT-4XQ2", "pairing code M8RT-4XQ2: board B shows the same")
     journal.close()
 

@@ -22,7 +22,7 @@ def test_another_board_from_the_menu_shows_the_pairing_code(tmp_path, broker):
         assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code)
         assert (shown["value"], shown["label"], shown["side"]) == ("board:B", "board:B", "dark")
         assert shown["news"] == f"pairing code {code}: on board B give --opponent board:A " \
-                                f"--pair {code}"
+                                f"--opponent-side clear --pair {code}"
         assert {"value": "board:", "label": "another board (its name; docs/remote.md)"} in \
             server.call(server.session.full)["against"]
         assert server.post("against", {"opponent": "board:C", "pair": "m8rt 4xq2"})[0] == 200
