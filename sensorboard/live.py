@@ -17,6 +17,7 @@ from sensorboard import events as events_module
 from sensorboard.board import BoardOptions, open_board
 from sensorboard.commands import COMMANDS, TypedCommands
 from sensorboard.numbering import move_label
+from sensorboard.remote import heading
 from sensorboard.service import BoardService
 from sensorboard.systemd import Notifier
 from sensorboard.terminal import move_line, render
@@ -121,7 +122,7 @@ def run_live(args, layout: Layout) -> int:
           f"record in {folder}/")
     if typed.reading:
         print(f"commands: {COMMANDS}")
-    view = TerminalView(tty)
+    view = TerminalView(tty, header=heading(service.seat and service.seat.opponent))
     done_at = None
     forever = args.no_input and not args.demo  # a service: runs until it is stopped
     stop = _stop_on_sigterm()

@@ -460,6 +460,20 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def heading(opponent: object) -> str:
+    """The line a terminal keeps above the board for another board as the opponent (the
+    code stays in sight while the board is redrawn); "" for any other opponent.
+
+    >>> remote = RemoteOpponent(Pairing("A", "B", "7K3M-Q9XZ"), "dark",
+    ...                         Game("tessella", "", "clear"), link=None, uid="g")
+    >>> heading(remote), heading(None)
+    ('against board:B (dark), pairing code 7K3M-Q9XZ', '')
+    """
+    if not isinstance(opponent, RemoteOpponent):
+        return ""
+    return f"against {opponent.label} ({opponent.side}), pairing code {opponent.code}"
+
+
 def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
                  mine: str) -> tuple[str, str]:
     """The pairing's code and the line that shows it: ``given`` (``--pair``), else the one
