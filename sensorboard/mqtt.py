@@ -32,6 +32,7 @@ import contextlib
 import json
 import queue
 import ssl
+import sys
 import threading
 import time
 from collections import deque
@@ -339,9 +340,13 @@ class BoardLink:
                 continue
             if not isinstance(data, dict):
                 continue
-            for channel in self.channels:
+            for channel in list(self.channels):
                 if any(message.topic.matches(name) for name in channel.topics):
-                    channel.receive(str(message.topic), data)
+                    try:
+                        channel.receive(str(message.topic), data)
+                    except Exception as e:  # noqa: BLE001 - one message must not cut the link
+                        print(f"sensorboard: a message on {message.topic} failed: {e!r}",
+                              file=sys.stderr)
             if message.topic.matches(self._topic("ack")):
                 seq = data.get("seq")
                 if self.acknowledges(data):

@@ -345,15 +345,14 @@ class RemoteOpponent:
         if not _count(turns):
             return
         why = self.game.differs(body, self.side)
+        self.agreed = why is None
+        if not body.get("seen"):
+            self._hello()  # so the other board knows (and says what differs)
         if why is not None:
-            self.agreed = False
             self._say(f"board {self.pairing.peer}: {_plain(why)}; no turn is played between "
                       "them")
             return
-        self.agreed = True
         self.acked = turns
-        if not body.get("seen"):
-            self._hello()
         for ply in sorted(p for p in self.mine if p > turns):
             self._send_turn(ply)
 
@@ -381,10 +380,10 @@ class RemoteOpponent:
     def _on_takeback(self, body: dict) -> None:
         """The other board went back to ``turns`` turns: so does this one (a correction
         by ``board:NAME``, as an arbiter's takeback; the LEDs show what to put back)."""
-        turns, undone, nonce = body.get("turns"), body.get("undone"), body.get("nonce")
+        turns, undone, nonce = body.get("turns"), body.get("undone"), str(body.get("nonce"))
         if not _count(turns) or not isinstance(undone, list) or nonce in self._nonces:
             return  # a takeback seen before (sent again, or replayed by someone) is done
-        self._nonces.add(str(nonce))
+        self._nonces.add(nonce)
         undone = tuple(undone)  # the turn taken back: a later one of that ply stays
         if self.waiting.get(turns + 1) == undone:
             self.waiting = {p: t for p, t in self.waiting.items() if p <= turns}

@@ -161,6 +161,7 @@ def test_boards_that_do_not_play_the_same_game_play_nothing():
     assert b.remote.poll(b.state) is None
     assert b.lines == ["board A: its player plays clear, but here the opponent is dark; "
                        "no turn is played between them"]
+    assert a.lines == [b.lines[0].replace("board A", "board B")]  # both boards say so
 
 
 def test_a_turn_unanswered_is_sent_again():
