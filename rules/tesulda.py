@@ -745,7 +745,7 @@ class TesuldaState(GameState):
             if not ends:
                 continue
             if frm in crowns:
-                safe = won | (self._prime_safe(frm, ends, them) if len(crowns) == 1 else 0)
+                safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
             elif guards.crossed & BIT[frm]:
                 safe = guards.safe_from(frm) | won
             else:
@@ -762,26 +762,26 @@ class TesuldaState(GameState):
                 elif safe & BIT[to] or (frm in crowns and len(crowns) > 1
                                         and guards.safe_after(frm, to)):
                     out.append(move)
-                elif self._rescued_by_swap(crowns, frm, to, move):
+                elif self._rescued_by_swap(crowns, frm, to, move, guards):
                     out.append(move)
                     rescued.append(move)
         return out
 
-    def _prime_safe(self, frm: int, ends: int, them: int) -> int:
+    def _prime_safe(self, frm: int, ends: int, guards: Guards) -> int:
         """The squares of ``ends`` where the mover's only Prime, on ``frm``, is safe once it
         has moved there (D-9): no enemy reaches it with ``frm`` empty, the one taken
         there aside (whether a square is reached does not depend on what stands on it)."""
-        vacated = (self._sides[1] | self._sides[2]) & ~BIT[frm]
-        each = [(j, k.ends(j, vacated)) for j in squares(self._sides[them])
-                if (k := self._kinds[j]).anywhere(j) & ends]
+        vacated = guards.occupied & ~BIT[frm]
+        each = [(j, k.ends(j, vacated)) for j, k, empty in guards.enemy if empty & ends]
         reached = functools.reduce(operator.or_, (e for _, e in each), 0)
         safe = ends & ~reached
-        for to in squares(ends & reached & self._sides[them]):
+        for to in squares(ends & reached & self._sides[3 - self._turn]):
             if not any(e & BIT[to] for j, e in each if j != to):
                 safe |= BIT[to]
         return safe
 
-    def _rescued_by_swap(self, crowns: list[int], frm: int, to: int, move: Move) -> bool:
+    def _rescued_by_swap(self, crowns: Sequence[int], frm: int, to: int, move: Move,
+                         guards: Guards) -> bool:
         """Whether the turn of the move ``frm``-``to``, which leaves a Prime attacked, can
         still end legally (D-8, D-9): worked out here for one Prime and a move that
         neither captures nor ends where a draw is open (then only a swap carrying a crown
@@ -801,7 +801,7 @@ class TesuldaState(GameState):
             for pieces in _swap_pieces(give, take):
                 if "k" in pieces:
                     keeps = give[CROWN] > _counts(pieces)[CROWN]
-                    if not self._attacked([dst, src] if keeps else [dst], 3 - me, after):
+                    if not guards.reached([dst, src] if keeps else [dst], after[1] | after[2]):
                         return True
         return False
 

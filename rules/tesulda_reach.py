@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Sequence
 from typing import NamedTuple
 
 SIZE = 10
@@ -154,24 +155,30 @@ def _order(ray: tuple[int, ...]) -> int:
 ORDER = tuple(tuple(_order(ray) for ray in per) for per in RAYS)
 
 
-def _leg_ends(frm: int, d: int, rating: int, occupied: int) -> int:
-    """The ends of one leg (D-5) from ``frm`` in direction ``d`` of up to ``rating``
-    squares, stopped by the first occupied one (which it may end on)."""
-    pre = PREFIX[frm][d]
-    reach = pre[rating] if rating < len(pre) else pre[-1]
-    hit = occupied & reach
-    if not hit:
-        return reach
-    order = ORDER[frm][d]
-    if order < 0:  # the nearest occupied square has the highest bit
-        return reach & -(1 << (hit.bit_length() - 1))
-    if not order:  # rank 10's square, the ray's last, has the lowest bit
-        last = BIT[RAYS[frm][d][-1]]
-        hit &= ~last
+def _fan_ends(frm: int, kind: int, rating: int, occupied: int) -> int:
+    """The ends of one leg of ``kind`` (D-5) from ``frm`` in each of its four directions,
+    of up to ``rating`` squares, stopped by the first occupied one (which it may end on)."""
+    ends = 0
+    for d in (DIAGONAL if kind else STRAIGHT):
+        pre = PREFIX[frm][d]
+        reach = pre[rating] if rating < len(pre) else pre[-1]
+        hit = occupied & reach
         if not hit:
-            return reach
-        reach &= ~last
-    return reach & ((hit & -hit) << 1) - 1
+            ends |= reach
+            continue
+        order = ORDER[frm][d]
+        if order < 0:  # the nearest occupied square has the highest bit
+            ends |= reach & -(1 << (hit.bit_length() - 1))
+            continue
+        if not order:  # rank 10's square, the ray's last, has the lowest bit
+            last = BIT[RAYS[frm][d][-1]]
+            if not hit & ~last:
+                ends |= reach
+                continue
+            hit &= ~last
+            reach &= ~last
+        ends |= reach & ((hit & -hit) << 1) - 1
+    return ends
 
 
 #: ``_FANS[(square * 2 + kind) * SIZE + rating]``: the squares whose occupancy a fan reads
@@ -194,9 +201,7 @@ def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
     key = occupied & read
     found = memo.get(key)
     if found is None:
-        found = 0
-        for d in (DIAGONAL if kind else STRAIGHT):
-            found |= _leg_ends(sq, d, rating, key)
+        found = _fan_ends(sq, kind, rating, key)
         if len(memo) >= 4096:
             memo.clear()
         memo[key] = found
@@ -297,7 +302,7 @@ class Kind:
     """One kind of mover (its traits; its side matters to a Minion only): per square, the
     squares whose occupancy matters to it and its ends per occupancy of those."""
 
-    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways")
+    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans")
     _all: dict[tuple[Traits, int], Kind] = {}
     _count = [0]
 
@@ -307,6 +312,9 @@ class Kind:
         self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
         self.memo: dict[int, int] = {}  # (occupied & relevant) * N + frm -> ends
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
+        # A mover of one leg: the kinds and ratings of its fans; else () (see _walk).
+        self.fans = () if t.jumper or (t.dodger and t.straight and t.diagonal) else tuple(
+            (kind, rating) for kind, rating in ((0, t.straight), (1, t.diagonal)) if rating)
 
     @classmethod
     def of(cls, t: Traits, owner: int) -> Kind:
@@ -329,7 +337,11 @@ class Kind:
         key = (occupied & relevant) * N + frm
         found = self.memo.get(key)
         if found is None:
-            found = _walk(self.traits, frm, occupied & relevant)[0]
+            found = 0
+            for kind, rating in self.fans:
+                found |= _fan(frm, kind, rating, occupied)
+            if not self.fans:
+                found = _walk(self.traits, frm, occupied & relevant)[0]
             if self.traits.minion:  # D-6
                 found &= NEARER[self.owner][frm // SIZE]
             self.memo[key] = found
@@ -377,18 +389,20 @@ class Guards:
     reach it on some board, with the squares their paths need empty and whether they
     reach it now; a move changes two squares, so only the enemies whose paths cross one
     of them need a second look. ``safe``: where a figure whose square no such path
-    crosses may move with every Prime safe after it; ``crossed``: the squares crossed."""
+    crosses may move with every Prime safe after it; ``crossed``: the squares crossed;
+    ``enemy``: each enemy's square, kind and where it could move on an empty board."""
 
-    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_near")
+    __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_anywhere")
 
-    def __init__(self, crowns: list[int], enemy: list[tuple[int, Kind]], occupied: int):
-        self.occupied, self.enemy = occupied, enemy
-        self._near: tuple[int, list[tuple[int, Kind, int]]] | None = None
+    def __init__(self, crowns: Sequence[int], enemy: list[tuple[int, Kind]], occupied: int):
+        self.occupied = occupied
+        self.enemy = [(j, k, e if (e := k.empty[j]) >= 0 else k.anywhere(j)) for j, k in enemy]
+        self._anywhere = -1
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats = []
-            for j, k in enemy:
-                ways = k.paths(j, c) if k.anywhere(j) & BIT[c] else ()
+            for j, k, empty in self.enemy:
+                ways = k.paths(j, c) if empty & BIT[c] else ()
                 if ways:
                     crossed = functools.reduce(operator.or_, ways)
                     hit = k.reaches(j, c, occupied)
@@ -417,13 +431,22 @@ class Guards:
 
     def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
         """The enemies that could end on ``sq`` on an empty board."""
-        if self._near is None:
-            empty = [(j, k, k.anywhere(j)) for j, k in self.enemy]
-            self._near = functools.reduce(operator.or_, (e for _, _, e in empty), 0), empty
-        anywhere, empty = self._near
-        if not anywhere & BIT[sq]:
+        if self._anywhere < 0:
+            self._anywhere = functools.reduce(operator.or_, (e for _, _, e in self.enemy), 0)
+        if not self._anywhere & BIT[sq]:
             return []
-        return [(j, k) for j, k, e in empty if e & BIT[sq]]
+        return [(j, k) for j, k, e in self.enemy if e & BIT[sq]]
+
+    def reached(self, targets: list[int], occupied: int) -> bool:
+        """Whether an enemy can move onto one of ``targets`` with ``occupied`` the occupied
+        squares (the enemies as they stand)."""
+        bits = functools.reduce(operator.or_, (BIT[t] for t in targets))
+        for j, k, empty in self.enemy:
+            if empty & bits:
+                for t in targets:
+                    if any(not way & occupied for way in k.paths(j, t)):
+                        return True
+        return False
 
     def safe_after(self, frm: int, to: int) -> bool:
         """Whether no enemy can move onto a Prime after the move ``frm``-``to``."""
