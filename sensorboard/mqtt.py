@@ -164,6 +164,7 @@ class BoardLink:
         self.acked = int(row[0]) if row else 0
         self.sent = self.acked  # highest seq published on this connection
         self.last_ack = time.monotonic()
+        self.recorder_heard = False  # a recorder acknowledged this journal since the start
         self.queue: deque[Entry] = deque()  # written, not yet published
         self._queue_lock = threading.Lock()
         self.commands: queue.Queue = queue.Queue()  # for the service's loop
@@ -350,7 +351,7 @@ class BoardLink:
             if message.topic.matches(self._topic("ack")):
                 seq = data.get("seq")
                 if self.acknowledges(data):
-                    self.acked = seq
+                    self.acked, self.recorder_heard = seq, True
                     self.last_ack = time.monotonic()
                     self.resend_after = self.resend
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES ('mqtt_acked', ?)",
@@ -395,12 +396,15 @@ class BoardLink:
             asyncio.run(self.run())
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Publish what is queued (for up to ``timeout`` seconds), then disconnect."""
+        """Publish what is queued and, where a recorder has answered, wait for its
+        acknowledgement (for up to ``timeout`` seconds), then disconnect. Without a recorder
+        (two boards playing each other on a broker of their own) nothing is waited for:
+        what it has not acknowledged is sent again at the next start anyway."""
         if self.loop is None:
             return
         end = time.monotonic() + timeout
-        while (self.queue or self.sent > self.acked) and self.connected \
-                and time.monotonic() < end:
+        while (self.queue or (self.recorder_heard and self.sent > self.acked)) \
+                and self.connected and time.monotonic() < end:
             time.sleep(0.05)
         self._stop = True
         if self.connected and timeout > 0:  # a clean stop says so (the will is for cuts)
