@@ -1,8 +1,8 @@
 """Two simulated boards, each ``sensorboard run`` in a process of its own, play a game
 through a real mosquitto: each side's turn is made on its board and carried out on the
 other's as the LEDs show it; a turn taken back on one board is taken back on the other;
-one board is killed (SIGKILL) mid-game and started again, and at the end both journals
-hold every turn once, the same game."""
+each board in turn is killed (SIGKILL) mid-game and started again, and at the end both
+journals hold every turn once, the same game."""
 
 import json
 import os
@@ -21,7 +21,7 @@ import rules
 from boards.choreography import turn_ops
 
 TURNS = 12
-KILLED_AT = 7  # board B is killed once board A's turn of this ply is lit on it
+KILLED_AT = (7, 10)  # a board is killed once the other's turn of this ply is lit on it
 TAKEN_BACK_AT = 4  # board B first makes another turn of this ply, which A takes back
 MOVE = re.compile(r"^ +\d+\.+ (\S.*?)  \((\w+)\)$")
 CODE = re.compile(r"pairing code (\w{4}-\w{4})")
@@ -137,34 +137,30 @@ def journal_turns(folder: Path, kind: str = "move") -> list[tuple[int, str, str]
     return [(d["ply"], d["player"], d["move"]) for d in (json.loads(r[0]) for r in rows)]
 
 
-def test_two_boards_play_through_mosquitto_and_one_survives_a_kill(tmp_path, broker):
+def test_two_boards_play_through_mosquitto_and_each_survives_a_kill(tmp_path, broker):
     game, rng = planned_game(seed=3), random.Random(3)
-    a = Run(tmp_path, "A", "B", "dark", broker.port)  # A's player plays clear
+    runs = {"A": ("B", "dark", None)}  # A's player plays clear and makes the code
+    a = Run(tmp_path, "A", *runs["A"][:2], broker.port)
     code = a.wait_for(CODE).group(1)
-    b = Run(tmp_path, "B", "A", "clear", broker.port, code)
+    runs["B"] = ("A", "clear", code)
+    b = Run(tmp_path, "B", *runs["B"][:2], broker.port, code)
     b.wait_for(f"pairing code {code}")
-    boards = {"clear": (a, b), "dark": (b, a)}
+    boards = {"A": a, "B": b}
     tried = None
     try:
         for ply, move in enumerate(game, 1):
-            mover, other = boards["clear" if ply % 2 else "dark"]
+            mover, other = (boards[n] for n in (("A", "B") if ply % 2 else ("B", "A")))
             if ply == TAKEN_BACK_AT:
                 tried = tried_and_taken_back(mover, other, game[:ply - 1], move, rng)
             carry_out(mover, game[:ply - 1], move, rng)
             other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
-            if ply == KILLED_AT:
-                b.kill()
-                held = len(journal_turns(tmp_path / "B")) - len(journal_turns(tmp_path / "B",
-                                                                           "takeback"))
-                assert held == ply - 1  # A's turn was lit on B, not carried out
-                b = other = Run(tmp_path, "B", "A", "clear", broker.port, code)
-                boards = {"clear": (a, b), "dark": (b, a)}
-                b.wait_for("resuming the unfinished tessella game")
-                put_back(b, game[:ply - 1])
-                b.wait_for(f"board:A: {re.escape(move)} ")
+            if ply in KILLED_AT:  # the board with the other's turn lit on it
+                other = boards[other.name] = restarted(other, runs[other.name], code,
+                                                       tmp_path, broker.port, game[:ply - 1])
+                other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
             carry_out(other, game[:ply - 1], move, rng)
     finally:
-        for board in (a, b):
+        for board in boards.values():
             if board.proc.poll() is None:
                 board.quit()
     expected = [(ply, "clear" if ply % 2 else "dark", move) for ply, move in enumerate(game, 1)]
@@ -173,3 +169,18 @@ def test_two_boards_play_through_mosquitto_and_one_survives_a_kill(tmp_path, bro
         assert journal_turns(folder) == [*expected[:TAKEN_BACK_AT - 1], undone,
                                          *expected[TAKEN_BACK_AT - 1:]]
         assert journal_turns(folder, "takeback") == [undone]
+
+
+def restarted(board: Run, args: tuple, code: str, folder: Path, port: int,
+              played: list[str]) -> Run:
+    """``board`` killed (SIGKILL) and started again as before (the board that made the
+    code without it: it keeps the code in its journal), and put back as the game stands."""
+    board.kill()
+    journal = folder / board.name
+    assert len(journal_turns(journal)) - len(journal_turns(journal, "takeback")) == \
+        len(played)  # the other's turn was lit, not carried out
+    again = Run(folder, board.name, args[0], args[1], port, args[2])
+    again.wait_for("resuming the unfinished tessella game")
+    assert again.wait_for(CODE).group(1) == code
+    put_back(again, played)
+    return again
