@@ -39,6 +39,7 @@ from firmware_bridge import protocol as p  # noqa: E402
 from firmware_bridge.link import Link  # noqa: E402
 from hardware.backends import HardwareConfig  # noqa: E402
 from hardware.clock import RealClock  # noqa: E402
+from sensorboard import events  # noqa: E402
 from sensorboard.board import BoardOptions, open_board  # noqa: E402
 from sensorboard.service import BoardService  # noqa: E402
 
@@ -120,7 +121,7 @@ def latencies(games: int = 6, plies: int = 16) -> list[float]:
                 end = time.monotonic() + 2.0
                 while time.monotonic() < end:
                     out = service.step()
-                    if any(x["type"] == "move" for x in out):
+                    if any(isinstance(events.from_json(x), events.Move) for x in out):
                         samples.append(time.monotonic() - at)
                         break
                     time.sleep(0.002)
