@@ -48,358 +48,61 @@ from __future__ import annotations
 
 import functools
 import operator
-import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from . import tesulda_setup
 from .base import GameState, Outcome
-from .errors import MoveSyntaxError, PositionError, SetupError
-from .geometry import grid
-from .tesulda_reach import BIT, DIRS, NEAR, RAYS, Guards, Kind, Traits, leg, squares, zone_distance
+from .errors import PositionError
+from .tesulda_moves import (
+    _MOVES_FROM,
+    ATTACK,
+    EXTRAS,
+    MOVE,
+    NONE,
+    Move,
+    _choices,
+    _hopeless,
+    _listed,
+    parse_decision,
+)
+from .tesulda_pieces import (
+    _INDEX,
+    _N,
+    _ZONE_ROWS,
+    CELLS,
+    CROWN,
+    GEOMETRY,
+    PIECE_KINDS,
+    PIECES,
+    PLAYERS,
+    SIZE,
+    Figure,
+    _add,
+    _counts,
+    _moved,
+    _physical,
+    _swap_pieces,
+    figure_fault,
+    figure_words,
+    kind,
+    occupancy,
+    parse_figure,
+    parse_pieces,
+    pieces_str,
+    primes,
+    traits,
+)
+from .tesulda_reach import BIT, NEAR, Guards, squares
+from .tesulda_words import TesuldaWords
+
+__all__ = ["NAME", "PLAYERS", "PIECES", "GEOMETRY", "CELLS", "Figure", "Move", "NONE",
+           "TesuldaState", "figure_words", "from_position", "new_game", "parse_figure",
+           "traits"]
 
 NAME = "tesulda"
-PLAYERS = ("light", "dark")
-SIZE = 10
-FILES = "abcdefghij"
-BASES = ("circle", "square", "triangle")
-BASE_LETTERS = "CST"
-# Piece kinds in their canonical order (position text, notation and physical() bottom->top).
-PIECE_KINDS = ("crown", "star", "circle", "square", "diamond", "trapezoid", "hexagon")
-PIECE_LETTERS = "krcsdzh"
-CROWN, STAR, CIRCLE, SQUARE, DIAMOND, TRAPEZOID, HEXAGON = range(7)
-CIRCLE_BASE, SQUARE_BASE, TRIANGLE_BASE = range(3)
-PIECES = tuple(f"{p}-{b}" for p in PLAYERS for b in BASES) + PIECE_KINDS
-CAP = 5  # D-3, the crown counting 2
-SWAP_MIN, SWAP_MAX = 1, 4  # D-8, crowns and stars not counted
 
-GEOMETRY = grid(SIZE, SIZE)
-CELLS = GEOMETRY.names
-_INDEX = {n: i for i, n in enumerate(CELLS)}
-_N = SIZE * SIZE
-_DIRS, _RAYS, _NEAR, _zone_distance = DIRS, RAYS, NEAR, zone_distance
-_ZONE_ROWS = {1: (0, 1), 2: (8, 9)}  # starting zone rows (0-based) of side 1 / 2
 
-
-class Figure(NamedTuple):
-    """A base with its pieces: ``owner`` 1 light / 2 dark, ``base`` an index into BASES,
-    ``counts`` how many of each of PIECE_KINDS it carries."""
-
-    owner: int
-    base: int
-    counts: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return BASE_LETTERS[self.base] + pieces_str(self.counts)
-
-    @property
-    def size(self) -> int:
-        """D-3's piece count: every piece, the crown counting 2."""
-        return sum(self.counts) + self.counts[CROWN]
-
-    @property
-    def plain(self) -> int:
-        """D-8's count for a swap: pieces other than crowns and stars."""
-        return sum(self.counts) - self.counts[CROWN] - self.counts[STAR]
-
-
-def figure_words(fig: Figure) -> str:
-    """``Skh`` of dark -> "dark square base with crown, hexagon"."""
-    names = [PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)]
-    return (f"{PLAYERS[fig.owner - 1]} {BASES[fig.base]} base"
-            + (f" with {', '.join(names)}" if names else ""))
-
-
-_TWO = {"circle": "circles", "square": "squares", "diamond": "diamonds", "star": "stars",
-        "trapezoid": "trapezoids", "hexagon": "hexagons", "crown": "crowns"}
-
-
-def _names_words(names: tuple[str, ...]) -> str:
-    """("circle", "circle") -> "two circles"; ("circle", "square") -> "circle and square"."""
-    if len(names) == 2 and names[0] == names[1]:
-        return f"two {_TWO[names[0]]}"
-    return " and ".join(names)
-
-
-def pieces_str(counts: tuple[int, ...]) -> str:
-    return "".join(PIECE_LETTERS[k] * n for k, n in enumerate(counts))
-
-
-def parse_pieces(text: str) -> tuple[int, ...]:
-    """Piece letters (any order) to counts; raises ValueError naming a bad letter."""
-    counts = [0] * 7
-    for ch in text:
-        k = PIECE_LETTERS.find(ch)
-        if k < 0:
-            raise ValueError(
-                f"unknown piece letter {ch!r} (pieces: "
-                + ", ".join(f"{ltr} {n}" for ltr, n in zip(PIECE_LETTERS, PIECE_KINDS,
-                                                             strict=True)) + ")"
-            )
-        counts[k] += 1
-    return tuple(counts)
-
-
-_counts = functools.cache(parse_pieces)  # a decision's pieces, read once per text
-
-
-def parse_figure(text: str, owner: int) -> Figure:
-    """``Skh`` -> Figure; raises ValueError with a one-line reason."""
-    if not text or text[0] not in BASE_LETTERS:
-        raise ValueError(
-            f"figure {text!r} must start with its base: C circle, S square, T triangle"
-        )
-    return Figure(owner, BASE_LETTERS.index(text[0]), parse_pieces(text[1:]))
-
-
-def figure_fault(fig: Figure) -> str | None:
-    """What makes a figure impossible at any time (D-3), or None."""
-    if fig.size > CAP:
-        return f"{fig} holds {fig.size} pieces (the crown counting 2); the cap is {CAP}"
-    if fig.counts[CROWN] and fig.counts[STAR]:
-        return f"{fig} holds a crown and a star; no figure may hold both"
-    return None
-
-
-_TRAITS: dict[tuple[int, tuple[int, ...]], Traits] = {}
-
-
-def traits(fig: Figure) -> Traits:
-    """D-4 ratings and the traits of a figure as it stands (D-5a)."""
-    key = (fig.base, fig.counts)
-    t = _TRAITS.get(key)
-    if t is None:
-        c = fig.counts
-        k = 2 if c[HEXAGON] else 1
-        t = Traits(
-            (fig.base == SQUARE_BASE) + k * (c[SQUARE] + 3 * c[STAR]),
-            (fig.base == CIRCLE_BASE) + k * (c[CIRCLE] + 3 * c[STAR]),
-            c[DIAMOND] > 0,
-            c[TRAPEZOID] > 0,
-            fig.base == TRIANGLE_BASE and fig.size <= 2,
-        )
-        _TRAITS[key] = t
-    return t
-
-
-_KINDS: dict[Figure, Kind] = {}
-
-
-def kind(fig: Figure) -> Kind:
-    """The figure's kind of mover, whose ends (D-5, D-5a, D-6) are remembered per square
-    and occupancy (:mod:`rules.tesulda_reach`)."""
-    found = _KINDS.get(fig)
-    if found is None:
-        found = _KINDS[fig] = Kind.of(traits(fig), fig.owner)
-    return found
-
-
-def occupancy(board: Sequence[Figure | None]) -> tuple[int, int, int]:
-    """``(0, light's squares, dark's squares)`` as bitmasks, indexed by side."""
-    sides = [0, 0, 0]
-    for i, f in enumerate(board):
-        if f is not None:
-            sides[f.owner] |= BIT[i]
-    return sides[0], sides[1], sides[2]
-
-
-def primes(board: Sequence[Figure | None]) -> tuple[int, int, int]:
-    """``(0, light's Primes, dark's Primes)``: the squares of the figures carrying a crown,
-    as bitmasks indexed by side."""
-    return occupancy([f if f is not None and f.counts[CROWN] else None for f in board])
-
-
-def _moved(sides: tuple[int, int, int], frm: int, to: int) -> tuple[int, int, int]:
-    """The occupancy after the figure on ``frm`` moves onto ``to`` (taking what stood
-    there)."""
-    bf, bt = BIT[frm], BIT[to]
-    if sides[1] & bf:
-        return 0, (sides[1] ^ bf) | bt, sides[2] & ~bt
-    return 0, sides[1] & ~bt, (sides[2] ^ bf) | bt
-
-
-def _clear(board: list, frm: int, d: int, n: int) -> bool:
-    """The first ``n - 1`` squares from ``frm`` in direction ``d`` are empty."""
-    return all(board[sq] is None for sq in _RAYS[frm][d][:n - 1])
-
-
-def _turns(board: list, frm: int, target: int, ratings: tuple[int, int], jumper: bool):
-    """The corners of a Dodger's two-leg paths from ``frm`` to ``target`` (D-5): first leg
-    a*(ux, uy) of one kind, then the rest as one leg of the other kind."""
-    fx, fy, tx, ty = frm % SIZE, frm // SIZE, target % SIZE, target // SIZE
-    for (ux, uy), kind in _FIRST_LEGS:
-        for a in ((ratings[kind],) if jumper else range(1, ratings[kind] + 1)):
-            cx, cy = fx + a * ux, fy + a * uy
-            if not (0 <= cx < SIZE and 0 <= cy < SIZE):
-                break
-            corner = cy * SIZE + cx
-            if not jumper and board[corner] is not None:
-                break  # the path would pass an occupied square
-            rest = leg(tx - cx, ty - cy)
-            if rest is not None and rest[2] != kind:
-                d2, n2, _ = rest
-                if jumper:
-                    if n2 == ratings[1 - kind]:
-                        yield corner
-                elif n2 <= ratings[1 - kind] and _clear(board, corner, d2, n2):
-                    yield corner
-
-
-def _one_leg(board: list, frm: int, fig: Figure, target: int) -> bool:
-    """Whether ``target`` is one leg away from ``frm`` for the figure (D-5; D-6 not
-    applied)."""
-    straight, diagonal, jumper, _, _ = traits(fig)
-    one = leg(target % SIZE - frm % SIZE, target // SIZE - frm // SIZE)
-    if one is None:
-        return False
-    d, n, kind = one
-    r = (straight, diagonal)[kind]
-    return (n == r if jumper else n <= r) and (jumper or _clear(board, frm, d, n))
-
-
-def corners(board: list, frm: int, fig: Figure, target: int) -> list[int]:
-    """The empty squares where a Dodger's path from ``frm`` to ``target`` turns from its
-    first leg to its second (D-5, D-5a): where the figure may be set down on the way."""
-    straight, diagonal, jumper, dodger, _ = traits(fig)
-    if not dodger or not straight or not diagonal:
-        return []
-    return [c for c in _turns(board, frm, target, (straight, diagonal), jumper)
-            if board[c] is None]
-
-
-_FIRST_LEGS = tuple((d, 0 if i < 4 else 1) for i, d in enumerate(_DIRS))
-
-
-#: ``_ONE_PIECE[k]``: one piece of kind ``k`` as counts and letters; ``_TWO_PIECES[k][j]``:
-#: a piece of kind ``k`` and one of kind ``j``.
-_ONE_PIECE = tuple((tuple(int(i == k) for i in range(7)), PIECE_LETTERS[k]) for k in range(7))
-_TWO_PIECES = tuple(tuple((tuple(int(i == k) + int(i == j) for i in range(7)),
-                    PIECE_LETTERS[k] + PIECE_LETTERS[j]) for j in range(7)) for k in range(7))
-
-
-@functools.cache
-def _parts(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """Every distinct multiset of 1 or 2 pieces out of ``counts``, each with its letters,
-    in the order of the piece kinds."""
-    kinds = [k for k in range(7) if counts[k]]
-    out = []
-    for a, k in enumerate(kinds):
-        out.append(_ONE_PIECE[k])
-        out += [_TWO_PIECES[k][j] for j in kinds[a:] if j != k or counts[k] >= 2]
-    return tuple(out)
-
-
-@functools.cache
-def _givable(give: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8); what
-    is left of a figure within D-3 is within it too."""
-    plain = _load(give)[0]
-    return tuple((c, text) for c, text in _parts(give)
-                 if SWAP_MIN <= plain - _load(c)[0] <= SWAP_MAX)
-
-
-def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
-    return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
-
-
-def _fits(counts: tuple[int, ...]) -> bool:
-    """Within the cap and never a crown with a star (D-3)."""
-    return (sum(counts) + counts[CROWN] <= CAP) and not (counts[CROWN] and counts[STAR])
-
-
-_LOADS: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
-
-
-def _load(counts: tuple[int, ...]) -> tuple[int, int, bool, bool]:
-    """What D-3 and D-8 read of a figure's pieces: (plain pieces, size, a crown, a star)."""
-    found = _LOADS.get(counts)
-    if found is None:
-        total = sum(counts)
-        found = _LOADS[counts] = (total - counts[CROWN] - counts[STAR], total + counts[CROWN],
-                                  counts[CROWN] > 0, counts[STAR] > 0)
-    return found
-
-
-@functools.cache
-def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tuple[str, ...]:
-    """:func:`_swap_pieces` onto a neighbour of that :func:`_load`."""
-    plain, size, crown, star = load
-    out = []
-    for c, text in _givable(give):
-        c_plain, c_size, c_crown, c_star = _load(c)
-        if (SWAP_MIN <= plain + c_plain <= SWAP_MAX and size + c_size <= CAP
-                and not ((crown or c_crown) and (star or c_star))):
-            out.append(text)
-    return tuple(out)
-
-
-_SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
-
-
-def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
-    """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
-    both keep 1-4 plain pieces, within the cap)."""
-    found = _SWAPS.get((give, take))
-    if found is None:
-        found = _SWAPS[give, take] = _swaps_onto(give, _load(take))
-    return found
-
-
-_CHOICES: dict[tuple[str, tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
-
-
-def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tuple[Move, ...]:
-    """The ``take`` (D-7, from the captured figure) or ``draw`` (D-8, from the pool)
-    decisions of a figure holding ``holds``: 1 or 2 pieces of ``source``, within the cap."""
-    key = (what, holds, source)
-    found = _CHOICES.get(key)
-    if found is None:
-        found = _CHOICES[key] = tuple(Move(what, pieces=text) for c, text in _parts(source)
-                                      if _fits(_add(holds, c)))
-    return found
-
-
-class Move(NamedTuple):
-    """One decision of a turn. ``kind`` is ``move`` (``frm``-``to``), ``take`` (pieces
-    from the captured figure), ``swap`` (pieces from ``frm`` to ``to``), ``draw`` (pieces
-    from the removed pool) or ``none`` (end the turn, declining what is left)."""
-
-    kind: str
-    frm: str = ""
-    to: str = ""
-    capture: bool = False
-    pieces: str = ""
-
-    def __str__(self) -> str:
-        if self.kind == "move":
-            return f"{self.frm}{'x' if self.capture else '-'}{self.to}"
-        if self.kind == "swap":
-            return f"swap:{self.pieces}:{self.frm}>{self.to}"
-        if self.kind == "none":
-            return "none"
-        return f"{self.kind}:{self.pieces}"
-
-
-NONE = Move("none")
-_MOVES = {
-    (a, b, cap): Move("move", CELLS[a], CELLS[b], cap)
-    for a in range(_N) for b in range(_N) if a != b for cap in (False, True)
-}
-#: ``_MOVES_FROM[frm][to]``: the move and the capture from ``frm`` to ``to``.
-_MOVES_FROM = tuple(tuple((_MOVES.get((a, b, False)), _MOVES.get((a, b, True)))
-                          for b in range(_N)) for a in range(_N))
-_CELL = r"([a-j](?:10|[1-9]))"
-_PIECES = r"([krcsdzh]{1,2})"
-_MOVE_RE = re.compile(rf"^{_CELL}([-x]){_CELL}$")
-_SWAP_RE = re.compile(rf"^swap:{_PIECES}:{_CELL}>{_CELL}$")
-_TAKE_RE = re.compile(rf"^(take|draw):{_PIECES}$")
-_SYNTAX = ("expected 'e2-e4' or 'e2xe5' (move), 'take:cs', 'swap:cs:e5>f6', 'draw:cs' "
-           "or 'none'")
-
-# Phases of a turn.
-MOVE, ATTACK, EXTRAS = 0, 1, 2
-
-
-class TesuldaState(GameState):
+class TesuldaState(TesuldaWords, GameState):
     NAME = NAME
     PLAYERS = PLAYERS
     GEOMETRY = GEOMETRY
@@ -453,187 +156,6 @@ class TesuldaState(GameState):
     def moved(self) -> str | None:
         """The square of the figure that moved this turn (None before the move)."""
         return CELLS[self._moved] if self._moved >= 0 else None
-
-    def set_up(self, text: str) -> TesuldaState:
-        """This start position with each side ``text`` names set up anew (D-2; see
-        :mod:`rules.tesulda_setup`), the other side as it stands; only before the first
-        move.
-
-        >>> from rules.tesulda_setup import default_setup_text
-        >>> light = default_setup_text().split("dark")[0]  # light's two lines
-        >>> swapped = light.replace("a1=Sssh", "a1=Sssz").replace("a2=Sssz", "a2=Sssh")
-        >>> state = new_game().set_up(swapped)
-        >>> str(state.figure("a1")), str(state.figure("a2")), str(state.figure("e10"))
-        ('Sssz', 'Sssh', 'Skh')
-        """
-        if self._stack:
-            raise SetupError("setup: the game has begun; a setup is entered before the first "
-                             "move")
-        return TesuldaState(tesulda_setup.set_up_sides(self._board, text), self._turn, self._pool)
-
-    def question(self) -> str:
-        """What the board asks at the attack choice and at the swap / draw (D-7, D-8), and
-        between moves the sensors cannot tell apart (answered with :meth:`turn_words`).
-
-        >>> state = from_position("light:a1=Skh,b2=Sss dark:b4=Ccc,j10=Skh pool: light")
-        >>> _ = state.push_str("b2xb4"); print(state.question())  # doctest: +NORMALIZE_WHITESPACE
-        Attack: the figure on b4 captured a dark circle base with circle, circle. Which of its
-        pieces does it take?
-        """
-        if self._phase == ATTACK:
-            return (f"Attack: the figure on {self.moved} captured a "
-                    f"{figure_words(self._captured)}. Which of its pieces does it take?")
-        if self._phase == EXTRAS:
-            kinds = {m.kind for m in self.legal_moves()}
-            if {"swap", "draw"} <= kinds:
-                return ("Swap pieces with a neighbour, or draw from the removed pool? "
-                        "(The other may follow.)")
-            if "swap" in kinds:
-                return f"Swap pieces between the figure on {self.moved} and a neighbour?"
-            return f"Draw pieces from the removed pool onto the figure on {self.moved}?"
-        return f"Which move did {self.to_move} make?"
-
-    def decision_words(self, move: Move) -> tuple[str, tuple[str, ...]]:
-        """A decision in words, and its pieces.
-
-        >>> state = new_game()
-        >>> state.decision_words(state.parse_move("b2-b3"))
-        ('b2 to b3', ())
-        >>> _ = state.push_str("b2-b3"); state.decision_words(state.parse_move("swap:ss:a2>b3"))
-        ('Swap two squares from a2 to b3', ('square', 'square'))
-        >>> state.decision_words(NONE)
-        ('No swap: end the turn', ())
-        """
-        names = tuple(PIECE_KINDS[PIECE_LETTERS.index(ch)] for ch in move.pieces)
-        if move.kind == "move":
-            return f"{move.frm} {'captures' if move.capture else 'to'} {move.to}", ()
-        if move.kind == "take":
-            return f"Take {_names_words(names)}", names
-        if move.kind == "swap":
-            return f"Swap {_names_words(names)} from {move.frm} to {move.to}", names
-        if move.kind == "draw":
-            return f"Draw {_names_words(names)} from the pool", names
-        if self._phase == ATTACK:
-            return "Take nothing (its pieces go to the removed pool)", ()
-        kinds = {m.kind for m in self.legal_moves()}
-        declined = " or ".join(k for k in ("swap", "draw") if k in kinds) or "more"
-        return f"No {declined}: end the turn", ()
-
-    def turn_words(self, turn: Sequence[Move]) -> tuple[str, tuple[str, ...]]:
-        """A turn (or its move alone) in words: which figure went from where to where and
-        what it captured, then each later decision as :meth:`decision_words` says it.
-
-        >>> state = from_position("light:a1=Skh,b2=Sss dark:b4=Ccc,j10=Skh pool: light")
-        >>> text, pieces = state.turn_words(
-        ...     [state.parse_move(w) for w in ("b2xb4", "take:c", "none")])
-        >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
-        Light square base with square, square from b2 captures the dark circle base with
-        circle, circle on b4; then take circle; then no more: end the turn
-        >>> pieces
-        ('circle',)
-        """
-        move, rest = turn[0], turn[1:]
-        if move.kind != "move":
-            return super().turn_words(turn)
-        fig, victim = self.figure(move.frm), self.figure(move.to)
-        if fig is None:
-            return super().turn_words(turn)
-        said = figure_words(fig)
-        text = f"{said[0].upper()}{said[1:]} from {move.frm} " + (
-            f"captures the {figure_words(victim)} on {move.to}" if victim else f"to {move.to}")
-        if not rest:
-            return text, ()
-        after = self.clone()
-        after.push(move)
-        more, pieces = after.turn_words(rest)
-        return f"{text}; then {more[0].lower()}{more[1:]}", pieces
-
-    def setup_text(self) -> str:
-        """The figures as a setup text (:mod:`rules.tesulda_setup`), a line per side and rank.
-
-        >>> new_game().setup_text().splitlines()[1]
-        'light a2=Sssz b2=Tcs c2=Tcs d2=Tcs e2=Tcs f2=Tcs g2=Tcs h2=Tcs i2=Tcs j2=Cczh'
-        """
-        return tesulda_setup.board_text(self._board)
-
-    def reach(self, cell: str) -> list[str]:
-        """Where the figure on ``cell`` could move by the movement rules (D-5, D-5a, D-6),
-        whoever is to move, D-9 not applied."""
-        i = _INDEX[cell]
-        fig = self._board[i]
-        if fig is None:
-            return []
-        sides = self._sides
-        ends = self._kinds[i].ends(i, sides[1] | sides[2]) & ~sides[fig.owner]
-        return [CELLS[s] for s in squares(ends)]
-
-    def attackers(self, cell: str) -> list[str]:
-        """Squares of the figures that could move onto ``cell`` (enemies of its figure)."""
-        i = _INDEX[cell]
-        fig = self._board[i]
-        if fig is None:
-            return []
-        return [CELLS[j] for j in self._attackers(i, 3 - fig.owner, self._sides)]
-
-    def hint_cells(self) -> list[str]:
-        """The attackers of the mover's Prime, when it is in danger."""
-        out: set[str] = set()
-        for sq in self.primes(self.to_move):
-            out.update(self.attackers(sq))
-        return sorted(out, key=_INDEX.get)
-
-    def exposed_by(self, frm: str, to: str) -> list[str]:
-        """D-9: where the move ``frm``-``to`` is one the figure on ``frm`` may make (D-5, D-5a,
-        D-6) but no completion of the turn leaves the mover's Prime safe, the squares of
-        the enemy figures that could take it after the move alone; else ``[]``.
-
-        >>> state = from_position("light:a1=Skh,a2=Ss dark:a8=Ssssh,j10=Skh pool: light")
-        >>> state.exposed_by("a2", "c2")
-        ['a8']
-        """
-        if self._phase != MOVE or frm not in _INDEX or to not in _INDEX:
-            return []
-        b, i, j, sides = self._board, _INDEX[frm], _INDEX[to], self._sides
-        fig = b[i]
-        if fig is None or fig.owner != self._turn:
-            return []
-        if not self._kinds[i].ends(i, sides[1] | sides[2]) & ~sides[fig.owner] & BIT[j]:
-            return []
-        if _MOVES[i, j, b[j] is not None] in self.legal_moves():
-            return []
-        victim = b[j]
-        b[i], b[j] = None, fig
-        try:
-            after = _moved(sides, i, j)
-            return [CELLS[k] for k in sorted({k for c in self._crowns(self._turn, after)
-                                              for k in self._attackers(c, 3 - self._turn,
-                                                                       after)})]
-        finally:
-            b[i], b[j] = fig, victim
-
-    def detour(self, move: Move) -> bool:
-        """Whether the move reaches its square only by a Dodger's second leg (D-5)."""
-        if move.kind != "move" or self._phase != MOVE:
-            return False
-        i, j = _INDEX[move.frm], _INDEX[move.to]
-        fig = self._board[i]
-        return fig is not None and not _one_leg(self._board, i, fig, j)
-
-    def danger_cells(self) -> list[str]:
-        """The enemy figures that could take the mover's Prime (D-9), at a turn start."""
-        return self.hint_cells() if self._phase == MOVE else []
-
-    def waypoints(self, move: Move) -> list[str]:
-        """Where the figure may be set down partway through the move ``move``: the corners
-        of a Dodger's paths (D-5)."""
-        if move.kind != "move" or self._phase != MOVE:
-            return []
-        i = _INDEX[move.frm]
-        fig = self._board[i]
-        if fig is None:
-            return []
-        return sorted({CELLS[c] for c in corners(self._board, i, fig, _INDEX[move.to])},
-                      key=_INDEX.get)
 
     def _crowns(self, side: int, sides: tuple[int, int, int] | None = None) -> Sequence[int]:
         if sides is None:
@@ -791,9 +313,9 @@ class TesuldaState(GameState):
             return self._may_rescue(crowns, frm, to) and self._completes_after(move)
         b, c, after = self._board, crowns[0], _moved(self._sides, frm, to)
         if c == frm:
-            swaps = [(b[frm].counts, b[u].counts, to, u) for u in _NEAR[to]
+            swaps = [(b[frm].counts, b[u].counts, to, u) for u in NEAR[to]
                      if after[me] & BIT[u]]
-        elif c in _NEAR[to]:
+        elif c in NEAR[to]:
             swaps = [(b[c].counts, b[frm].counts, c, to)]
         else:
             return False
@@ -811,12 +333,12 @@ class TesuldaState(GameState):
         friend, or a neighbouring Prime hands it to the moved figure. With several crowns
         the full search decides."""
         if len(crowns) != 1:
-            return any(c == frm or c in _NEAR[to] for c in crowns)
+            return any(c == frm or c in NEAR[to] for c in crowns)
         c, me = crowns[0], self._turn
         after = _moved(self._sides, frm, to)
         if c == frm:
-            places = [u for u in _NEAR[to] if after[me] & BIT[u]]
-        elif c in _NEAR[to]:
+            places = [u for u in NEAR[to] if after[me] & BIT[u]]
+        elif c in NEAR[to]:
             places = [to]
         else:
             return False
@@ -838,7 +360,7 @@ class TesuldaState(GameState):
         swap_open, draw_open = self._open
         if swap_open:  # D-8 Swap
             here = CELLS[t]
-            for u in _NEAR[t]:
+            for u in NEAR[t]:
                 other = b[u]
                 if other is None or other.owner != fig.owner:
                     continue
@@ -991,27 +513,7 @@ class TesuldaState(GameState):
         return str(move)
 
     def parse_move(self, text: str) -> Move:
-        if not isinstance(text, str):
-            raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
-        norm = text.strip()
-        if norm.lower() == "none":
-            return NONE
-        m = _MOVE_RE.match(norm.lower())
-        if m:
-            if m[1] == m[3]:
-                raise MoveSyntaxError(f"not a Tesulda move: {text!r}: a move must leave "
-                                      "its square")
-            return _MOVES[_INDEX[m[1]], _INDEX[m[3]], m[2] == "x"]
-        m = _SWAP_RE.match(norm)
-        if m:
-            if m[2] == m[3] or _INDEX[m[3]] not in _NEAR[_INDEX[m[2]]]:
-                raise MoveSyntaxError(f"not a Tesulda swap: {text!r}: {m[2]} and {m[3]} "
-                                      "are not neighbours")
-            return Move("swap", m[2], m[3], False, pieces_str(parse_pieces(m[1])))
-        m = _TAKE_RE.match(norm)
-        if m:
-            return Move(m[1], pieces=pieces_str(parse_pieces(m[2])))
-        raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
+        return parse_decision(text)
 
     # -- text and pieces --------------------------------------------------------------------
 
@@ -1033,43 +535,6 @@ class TesuldaState(GameState):
 
     def physical(self) -> dict[str, tuple[str, ...]]:
         return {CELLS[i]: _physical(f) for i, f in enumerate(self._board) if f is not None}
-
-
-def _hopeless(move: Move) -> bool:
-    """A decision that cannot end a turn whose Prime is attacked now (D-9): a swap without
-    a crown (D-8) leaves every Prime where it is, and the board and the enemy as they are;
-    only a draw can follow it, and a draw adds Primes, never takes one away."""
-    return move.kind == "swap" and "k" not in move.pieces
-
-
-_LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}
-
-
-def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
-    """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
-    sorted; remembered."""
-    key = (ends, ends & enemy, frm)
-    found = _LISTS.get(key)
-    if found is None:
-        if len(_LISTS) >= 100_000:
-            _LISTS.clear()
-        row = _MOVES_FROM[frm]
-        found = _LISTS[key] = tuple(row[to][bool(enemy & BIT[to])] for to in squares(ends))
-    return found
-
-
-_PHYSICAL: dict[Figure, tuple[str, ...]] = {}
-
-
-def _physical(fig: Figure) -> tuple[str, ...]:
-    """A figure's piece names bottom to top: its base, then its pieces."""
-    names = _PHYSICAL.get(fig)
-    if names is None:
-        names = _PHYSICAL[fig] = (
-            f"{PLAYERS[fig.owner - 1]}-{BASES[fig.base]}",
-            *(PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)),
-        )
-    return names
 
 
 def new_game(setup: object = None, first: str = "light") -> TesuldaState:
@@ -1146,8 +611,3 @@ def _read_phase(state: TesuldaState, moved: str, rest: str) -> None:
     else:
         raise PositionError(f"expected 'taking:FIGURE' or 'open:swap,draw' in Tesulda "
                             f"position, got {rest!r}")
-
-
-# The setups read this module's figures; imported last, with the rules, not by the first
-# new_game().
-from . import tesulda_setup  # noqa: E402

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 
 from .errors import SetupError
-from .tesulda import (
+from .tesulda_pieces import (
     BASES,
     CELLS,
     CROWN,

@@ -1,0 +1,120 @@
+"""Tesulda's decisions: the Move values of a turn, their notation, and the lists of them
+the rules hand out again and again (a figure's moves onto a set of squares, the take and
+draw choices of a holding).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .errors import MoveSyntaxError
+from .tesulda_pieces import _INDEX, _N, CELLS, _add, _fits, _parts, parse_pieces, pieces_str
+from .tesulda_reach import BIT, NEAR, squares
+
+# Phases of a turn.
+MOVE, ATTACK, EXTRAS = 0, 1, 2
+
+
+class Move(NamedTuple):
+    """One decision of a turn. ``kind`` is ``move`` (``frm``-``to``), ``take`` (pieces
+    from the captured figure), ``swap`` (pieces from ``frm`` to ``to``), ``draw`` (pieces
+    from the removed pool) or ``none`` (end the turn, declining what is left)."""
+
+    kind: str
+    frm: str = ""
+    to: str = ""
+    capture: bool = False
+    pieces: str = ""
+
+    def __str__(self) -> str:
+        if self.kind == "move":
+            return f"{self.frm}{'x' if self.capture else '-'}{self.to}"
+        if self.kind == "swap":
+            return f"swap:{self.pieces}:{self.frm}>{self.to}"
+        if self.kind == "none":
+            return "none"
+        return f"{self.kind}:{self.pieces}"
+
+
+NONE = Move("none")
+_MOVES = {
+    (a, b, cap): Move("move", CELLS[a], CELLS[b], cap)
+    for a in range(_N) for b in range(_N) if a != b for cap in (False, True)
+}
+#: ``_MOVES_FROM[frm][to]``: the move and the capture from ``frm`` to ``to``.
+_MOVES_FROM = tuple(tuple((_MOVES.get((a, b, False)), _MOVES.get((a, b, True)))
+                          for b in range(_N)) for a in range(_N))
+_CELL = r"([a-j](?:10|[1-9]))"
+_PIECES = r"([krcsdzh]{1,2})"
+_MOVE_RE = re.compile(rf"^{_CELL}([-x]){_CELL}$")
+_SWAP_RE = re.compile(rf"^swap:{_PIECES}:{_CELL}>{_CELL}$")
+_TAKE_RE = re.compile(rf"^(take|draw):{_PIECES}$")
+_SYNTAX = ("expected 'e2-e4' or 'e2xe5' (move), 'take:cs', 'swap:cs:e5>f6', 'draw:cs' "
+           "or 'none'")
+
+
+def parse_decision(text: str) -> Move:
+    """A decision from its notation; raises MoveSyntaxError naming what is wrong.
+
+    >>> parse_decision("e2xe5"), str(parse_decision("swap:sc:e5>f6"))
+    (Move(kind='move', frm='e2', to='e5', capture=True, pieces=''), 'swap:cs:e5>f6')
+    """
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
+    norm = text.strip()
+    if norm.lower() == "none":
+        return NONE
+    m = _MOVE_RE.match(norm.lower())
+    if m:
+        if m[1] == m[3]:
+            raise MoveSyntaxError(f"not a Tesulda move: {text!r}: a move must leave "
+                                  "its square")
+        return _MOVES[_INDEX[m[1]], _INDEX[m[3]], m[2] == "x"]
+    m = _SWAP_RE.match(norm)
+    if m:
+        if m[2] == m[3] or _INDEX[m[3]] not in NEAR[_INDEX[m[2]]]:
+            raise MoveSyntaxError(f"not a Tesulda swap: {text!r}: {m[2]} and {m[3]} "
+                                  "are not neighbours")
+        return Move("swap", m[2], m[3], False, pieces_str(parse_pieces(m[1])))
+    m = _TAKE_RE.match(norm)
+    if m:
+        return Move(m[1], pieces=pieces_str(parse_pieces(m[2])))
+    raise MoveSyntaxError(f"not a Tesulda decision: {text!r} ({_SYNTAX})")
+
+
+_CHOICES: dict[tuple[str, tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
+
+
+def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tuple[Move, ...]:
+    """The ``take`` (D-7, from the captured figure) or ``draw`` (D-8, from the pool)
+    decisions of a figure holding ``holds``: 1 or 2 pieces of ``source``, within the cap."""
+    key = (what, holds, source)
+    found = _CHOICES.get(key)
+    if found is None:
+        found = _CHOICES[key] = tuple(Move(what, pieces=text) for c, text in _parts(source)
+                                      if _fits(_add(holds, c)))
+    return found
+
+
+def _hopeless(move: Move) -> bool:
+    """A decision that cannot end a turn whose Prime is attacked now (D-9): a swap without
+    a crown (D-8) leaves every Prime where it is, and the board and the enemy as they are;
+    only a draw can follow it, and a draw adds Primes, never takes one away."""
+    return move.kind == "swap" and "k" not in move.pieces
+
+
+_LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+
+
+def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
+    """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
+    sorted; remembered."""
+    key = (ends, ends & enemy, frm)
+    found = _LISTS.get(key)
+    if found is None:
+        if len(_LISTS) >= 100_000:
+            _LISTS.clear()
+        row = _MOVES_FROM[frm]
+        found = _LISTS[key] = tuple(row[to][bool(enemy & BIT[to])] for to in squares(ends))
+    return found
