@@ -22,6 +22,7 @@ PALETTE: dict[str, RGB] = {
     "wrong": (170, 0, 0),        # error: this cell should be empty
     "missing": (0, 40, 170),     # error: a piece belongs here
     "last": (0, 0, 70),          # the move just committed
+    "held": (40, 90, 140),       # a complete turn waits: the mover's clock ends it
     "choice": (120, 100, 0),     # a prompt: one of the candidate cells (blinks)
     "offer": (0, 120, 120),      # a question: the option on offer (hint: next, clock: confirm)
     "decline": (80, 20, 20),     # a question: "none" is on offer
@@ -46,6 +47,7 @@ COLOUR_BLIND: dict[str, RGB] = {
     "wrong": (112, 66, 91),      # reddish purple, dim
     "missing": (86, 180, 233),   # sky blue
     "last": (0, 114, 178),       # blue
+    "held": (0, 255, 221),       # bright turquoise (lights with a turn's roles, not lifted)
     "choice": (240, 228, 66),    # yellow
     "offer": (0, 158, 115),      # bluish green
     "decline": (213, 94, 0),     # vermillion
@@ -90,7 +92,10 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
     # The pieces that could take the mover's Prime (Tesulda), while it is in danger.
     danger = {cell: "attacker" for cell in view.danger}
     if view.reading:
-        return danger | {cell: "lifted" for cell in view.lifted} | dict(view.targets)
+        # A complete turn that may go on: its cells (and any piece in hand) are held until
+        # the mover's clock ends it; where it may go on stays lit.
+        lifted = dict.fromkeys(view.lifted, "held" if view.holding else "lifted")
+        return danger | lifted | dict(view.targets) | dict.fromkeys(view.holding, "held")
     if view.last is not None:
         cells, t = view.last
         if now - t < LAST_MOVE_SECONDS:

@@ -116,6 +116,7 @@ class TurnView:
     question: Question | None
     stray: tuple[tuple[str, str], ...]  # pieces of the side not to move in hand, no turn fits
     waiting: tuple[str, ...]  # held: the complete turns that wait (which one, if several)
+    holding: tuple[str, ...]  # held: the cells those turns change, in board order
     last: tuple[frozenset[str], float] | None  # the last turn's cells and when it was made
     hint_until: float
     hint_cells: tuple[str, ...]  # what ``hint`` lights while it shows
@@ -213,10 +214,18 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         attackers=() if error is None else tuple(error.attackers), question=question,
         stray=_stray(tracker, reading), hint_until=tracker.hint_until,
         waiting=tuple(c.text for c in tracker.pending) if phase is Phase.HELD else (),
+        holding=_holding(tracker, order) if phase is Phase.HELD else (),
         last=_last(last, previous.last if previous else None),
         hint_cells=tuple(state.hint_cells()) if hint else (),
         rolled=tracker.rolled, roll_cells=roll_cells,
         buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
+
+
+def _holding(tracker: Tracker, order: dict[str, int]) -> tuple[str, ...]:
+    """The cells the complete turns waiting change (each turn's start to its end)."""
+    cells = {cell for c in tracker.pending for cell in c.after.keys() | c.before.keys()
+             if c.after.get(cell, ()) != c.before.get(cell, ())}
+    return tuple(sorted(cells, key=order.__getitem__))
 
 
 def _last(last: tuple | None, before: tuple[frozenset[str], float] | None

@@ -79,12 +79,23 @@ def not_your_turn(view: TurnView) -> str | None:
 
 
 def held_words(view: TurnView) -> str | None:
-    """A complete turn that waits because it may still go on: what ends it."""
+    """A complete turn that waits because it may still go on: the turn in the game's
+    words, and what ends it."""
     if not view.waiting:
         return None
-    turns = " or ".join(view.waiting)
-    return (f"{turns}: complete, but it may still go on. {view.player}'s clock ends it "
-            "as it stands.")
+    turns = " or ".join(_turn_words(view.state, text) for text in view.waiting)
+    return (f"Held: press the clock to end the turn ({view.player}'s clock). {turns}: "
+            "complete, but it may still go on.")
+
+
+def _turn_words(state: rules.GameState, text: str) -> str:
+    """A turn in the game's words where it is one decision the rules can say
+    (``Clear piece from e4 captures the dark piece on e5``), else its notation."""
+    try:
+        move = state.parse_move(text)
+        return state.decision_words(move)[0] if move in state.legal_moves() else text
+    except rules.RulesError:
+        return text
 
 
 def fix_words(cells: dict[str, str], figures: bool = False) -> str:

@@ -133,6 +133,7 @@ ROLE_TEXT = {
     "wrong": "error: this cell should be empty",
     "missing": "error: a piece belongs here",
     "last": "the move just made",
+    "held": "held: a complete turn that may still go on; the mover's clock ends it",
     "choice": "question: one of the candidate cells",
     "winner": "the winner's pieces",
     "cut": "a placement here would cut a path",

@@ -19,7 +19,8 @@ DICHROMACY = {
 }
 TOGETHER = [("lifted", "move", "capture", "lift", "dodge"),  # see hints.plan
             ("wrong", "missing", "attacker"), ("hint-from", "hint-to"),
-            ("opponent-from", "opponent-to")]
+            ("opponent-from", "opponent-to"),
+            ("held", "move", "capture", "lift", "dodge")]  # held: lifted is held
 
 
 def lab(rgb, vision=None):

@@ -87,7 +87,9 @@ def test_a_complete_turn_that_may_go_on_is_held_and_says_what_ends_it():
         tracker.change(cell, shows, float(t))  # the shooter first: e5 may be a touch
     view = tracker.view()
     assert view.phase is Phase.HELD and view.held and view.waiting == ("e4xe5",)
-    assert held_words(view) == ("e4xe5: complete, but it may still go on. clear's clock "
-                                "ends it as it stands.")
+    assert view.holding == ("e4", "e5")
+    assert held_words(view) == ("Held: press the clock to end the turn (clear's clock). "
+                                "Clear piece from e4 captures the dark piece on e5: "
+                                "complete, but it may still go on.")
     tracker.press("clock", 3.0, "clear")
     assert tracker.view().phase is Phase.IDLE and tracker.view().moves[-1] == "e4xe5"
