@@ -1,0 +1,87 @@
+"""An answer given to a question about which turn was made is never lost (issue 22), on
+the tracker and through the service on a Teblo board on reed switches."""
+
+import rules
+from boards.layout import load_layout, shipped_layouts
+from boards.sensing import observer
+from boards.tracker import Committed, Tracker
+from hardware.backends import HardwareConfig
+from hardware.clock import VirtualClock
+from sensorboard.board import BoardOptions, open_board
+from sensorboard.replay import VirtualRun
+
+#: Red's pawn on its own block at k11, red's blocks beside it on j11 and k10: on reed
+#: switches red's block on l8 looks the same as a silent step onto one of those blocks
+#: followed by yellow's block on l8.
+WALLED = "yellow:c3:24:c4 red:k11:22:k11,j11,k10 red"
+
+
+def reed(position: str) -> Tracker:
+    state = rules.from_position("teblo", position)
+    return Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+
+
+def moves(events) -> list[str]:
+    return [e.move for e in events if isinstance(e, Committed)]
+
+
+def test_an_answer_after_later_moves_commits_them_too():
+    """Red's press after its block on l8 (or a silent step and yellow's block) is asked;
+    answered only after yellow's next blocks, the answer commits the turn asked about and
+    the turns since."""
+    tracker = reed(WALLED)
+    assert [e.options for e in tracker.change("l8", True, 1.0)] == [
+        ["+l8", "k11-j11", "k11-k10", "none"]]
+    tracker.press("clock", 1.5, "red")
+    assert tracker.change("c5", True, 3.0) == []
+    assert moves(tracker.choose("+l8", 4.0)) == ["+l8", "+c5"]
+    assert tracker.prompt is None and tracker.turns() == ["+l8", "+c5"]
+
+
+class Board:
+    """A Teblo board on reed switches, the whole pipeline on a virtual clock."""
+
+    def __init__(self, position: str) -> None:
+        self.clock = VirtualClock()
+        self.service = open_board(BoardOptions(
+            "teblo", clock=self.clock, state=rules.from_position("teblo", position),
+            hardware=HardwareConfig(bounce=0.003, seed=0), engine_hints=False)).service
+        self.out: list[dict] = []
+        self.run = VirtualRun(self.service, self.clock, self.out.append)
+
+    def act(self, t: float, op: str, value: str, player: str | None = None) -> None:
+        self.run.scan_until(t)
+        self.out += self.service.act(op, value, player)
+        self.run.scan_until(t + 0.03)
+
+    def answer_when_asked(self, until: float, value: str, delay: float = 0.02) -> int:
+        """Scan to ``until``; a question put meanwhile is answered ``delay`` after it
+        appears. How many were answered."""
+        answered = 0
+        while self.clock.now() < until:
+            self.run.scan_until(self.clock.now() + 0.01)
+            if self.service.view.question is not None:
+                self.act(self.clock.now() + delay, "choose", value)
+                answered += 1
+        return answered
+
+
+def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service():
+    """The issue's case: red's block on l8 (or a silent step and yellow's block there),
+    answered ``+l8`` 20 ms after the question appears on the page's view: the answer is
+    taken, no question stays open, nothing else is committed later (the issue's board
+    committed ``k11-k10`` 22 s later), and every turn after it is committed without an
+    error."""
+    board = Board(WALLED)
+    board.act(1.0, "place", "l8")
+    assert board.answer_when_asked(1.5, "+l8") == 1
+    board.act(2.0, "press", "clock", "red")
+    board.act(3.0, "place", "c5")
+    board.act(4.0, "place", "e9")  # red's block again, or a silent step and yellow's block
+    assert board.answer_when_asked(4.5, "+e9") == 1
+    board.act(5.0, "place", "c6")
+    board.run.scan_until(30.0)  # 22 s and more: nothing else is committed
+    moved = [item["move"] for item in board.out if item["type"] == "move"]
+    assert moved == ["+l8", "+c5", "+e9", "+c6"]
+    assert not [item for item in board.out if item["type"] in ("error", "rejected")]
+    assert board.service.tracker.prompt is None
