@@ -262,18 +262,19 @@ class TesuldaState(TesuldaWords, GameState):
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
         self._rescued = rescued = []
+        free, enemy, crossed, safe_else = ~own, sides[them], guards.crossed, guards.safe | won
         for frm in squares(own):
-            ends = kinds[frm].ends(frm, occupied) & ~own
+            ends = kinds[frm].ends(frm, occupied) & free
             if not ends:
                 continue
             if frm in crowns:
                 safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
-            elif guards.crossed & BIT[frm]:
+            elif crossed & BIT[frm]:
                 safe = guards.safe_from(frm) | won
             else:
-                safe = guards.safe | won
+                safe = safe_else
             if ends & safe == ends and not won & ends:
-                out += _listed(frm, ends, sides[them])
+                out += _listed(frm, ends, enemy)
                 continue
             row = _MOVES_FROM[frm]
             for to in squares(ends):
