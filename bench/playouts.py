@@ -3,6 +3,11 @@
 Run by hand: .venv/bin/python bench/playouts.py [--against TREE] [--rounds N]
 (prints markdown; no assertions)
 
+``--count GAME|chess|import`` plays only that game's seeded playouts once, in a fresh
+process (``import``: none, only the imports), for an instruction count that a busy
+machine does not disturb: the difference of two runs under ``valgrind --tool=callgrind``
+is the playouts' instructions (see docs/performance.md).
+
 The same seeded random games of every game in ``rules.GAMES`` (the die sampled with its
 probabilities), the same work on every tree:
 
@@ -158,11 +163,26 @@ def table(runs: dict[str, list[dict]]) -> None:
         print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
 
 
+def count(what: str) -> None:
+    """Play ``what``'s seeded playouts once (``import``: nothing) and print how many."""
+    import chess  # noqa: F401  (imported in every case: the baseline holds the imports)
+
+    if what == "chess":
+        print(f"chess: {chess_playouts()[1]:.0f} plies")
+    elif what != "import":
+        print(f"{what}: {playouts(what)[0]} decisions")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", type=Path, help="another source tree, measured alternately")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--count", choices=[*WORK, "chess", "import"],
+                    help="only that game's playouts, once, for an instruction count")
     args = ap.parse_args()
+    if args.count:
+        count(args.count)
+        return
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {when}\n")
