@@ -1203,7 +1203,7 @@ class Tracker(Readings):
             return {}
         rank = {"lift": 0, "dodge": 1, "move": 2, "capture": 3}
         out: dict[str, str] = {}
-        alive = self._alive
+        alive, in_hand = self._alive, bool(self.lifted())
         for cand in [c for c in alive if self._forward(c)] or alive:
             for cell, (b, a) in self._next_step(cand).items():
                 common = common_prefix(b, a)
@@ -1213,7 +1213,7 @@ class Tracker(Readings):
                     kind = "dodge"  # only by a Dodger's second leg
                 if rank[kind] >= rank.get(out.get(cell, "lift"), 0):
                     out[cell] = kind
-            if self.lifted():
+            if in_hand:
                 # While a piece is in hand, also where it may go unseen: onto a piece the
                 # sensor already sees there (a stack), or where there is no sensor.
                 on_top = [c for c, a in cand.after.items() if len(a) > len(cand.before[c])

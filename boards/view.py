@@ -21,10 +21,10 @@ The phase of the turn, in the order it wins when several hold:
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import rules
@@ -187,39 +187,50 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     state = tracker.state
     stack = state.move_stack
     memo = _memo(tracker, previous._memo if previous else None, stack)
-    order = _order(tracker.cells)
-    reading = tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
-                    for c in sorted(tracker.differing, key=order.__getitem__))
+    differing = tracker.differing
+    reading = _reading(tracker, differing) if differing else ()
     question = _question(tracker, previous.question if previous else None, option_cells,
                          lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
     phase = _phase(tracker, question)
     # The turn's own LED roles, only where the planner shows them (see hints.plan).
-    roll_cells = tuple(tracker.roll_cells())
-    roles = phase in (Phase.IDLE, Phase.MOVING, Phase.HELD) and not roll_cells
-    restore = tuple(tracker.restore_cells().items()) if tracker.restoring else ()
-    error = tracker.error
-    hint = (tracker.hint_until > tracker.last_change and not tracker.differing
-            and not state.outcome())
-    last = tracker.last_commit
-    return _make(
-        state=state, phase=phase, player=tracker.player,
-        start=memo.start, reading=reading, decided=tuple(
-            (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]),
-        touched=frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1),
-        after_visible=tracker.after_visible and len(stack) > tracker.turn_start,
-        lifted=tuple(tracker.lifted()) if roles and reading else (),
-        targets=tuple(tracker.targets().items()) if roles and reading else (),
-        danger=tuple(tracker.danger()) if roles else (),
-        restore=restore, error=None if error is None else tuple(error.cells.items()),
-        attackers=() if error is None else tuple(error.attackers), question=question,
-        stray=_stray(tracker, reading), hint_until=tracker.hint_until,
-        waiting=tuple(c.text for c in tracker.pending) if phase is Phase.HELD else (),
-        holding=_holding(tracker, order) if phase is Phase.HELD else (),
-        last=_last(last, previous.last if previous else None),
-        hint_cells=tuple(state.hint_cells()) if hint else (),
-        rolled=tracker.rolled, roll_cells=roll_cells,
-        buttons=memo.buttons, turn_bounds=memo.bounds, _turns=memo.turns, _memo=memo)
+    roll_cells = tuple(tracker.roll_cells()) if tracker.rolled is not None else ()
+    roles = phase in _ROLES and not roll_cells
+    error, held = tracker.error, phase is Phase.HELD
+    hint = tracker.hint_until > tracker.last_change and not differing and not state.outcome()
+    # A dict display, not keywords: see _make.
+    return _make({
+        "state": state, "phase": phase, "player": tracker.player,
+        "start": memo.start, "reading": reading, "decided": tuple(
+            (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]
+        ) if memo.changed else (),
+        "touched": frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1)
+        if tracker.history else _NOTHING,
+        "after_visible": tracker.after_visible and len(stack) > tracker.turn_start,
+        "lifted": tuple(tracker.lifted()) if roles and reading else (),
+        "targets": tuple(tracker.targets().items()) if roles and reading else (),
+        "danger": tuple(tracker.danger()) if roles else (),
+        "restore": tuple(tracker.restore_cells().items()) if tracker.restoring else (),
+        "error": None if error is None else tuple(error.cells.items()),
+        "attackers": () if error is None else tuple(error.attackers), "question": question,
+        "stray": _stray(tracker, reading), "hint_until": tracker.hint_until,
+        "waiting": tuple(c.text for c in tracker.pending) if held else (),
+        "holding": _holding(tracker, _order(tracker.cells)) if held else (),
+        "last": _last(tracker.last_commit, previous.last if previous else None),
+        "hint_cells": tuple(state.hint_cells()) if hint else (),
+        "rolled": tracker.rolled, "roll_cells": roll_cells, "buttons": memo.buttons,
+        "turn_bounds": memo.bounds, "_turns": memo.turns, "_memo": memo})
 
+
+_ROLES = frozenset((Phase.IDLE, Phase.MOVING, Phase.HELD))
+_NOTHING: frozenset[str] = frozenset()
+
+
+def _reading(tracker: Tracker, differing: set[str]) -> tuple[tuple[str, Pieces, Pieces, bool], ...]:
+    """The cells that differ from the turn's start, in board order: on the board, in hand,
+    sensed."""
+    order = _order(tracker.cells)
+    return tuple((c, *tracker.pieces_now(c), tracker.occupied(c))
+                 for c in sorted(differing, key=order.__getitem__))
 
 def _holding(tracker: Tracker, order: dict[str, int]) -> tuple[str, ...]:
     """The cells the complete turns waiting change (each turn's start to its end)."""
@@ -237,18 +248,24 @@ def _last(last: tuple | None, before: tuple[frozenset[str], float] | None
         frozenset(last[0].final), last[1])
 
 
-@functools.cache
+_ORDERS: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}
+
+
 def _order(cells: tuple[str, ...]) -> dict[str, int]:
-    """Each cell's place in the board's order."""
-    return {cell: k for k, cell in enumerate(cells)}
+    """Each cell's place in the board's order (kept by the tuple's identity: hashing a
+    board's cells at every view would cost more than the rest of the reading)."""
+    known = _ORDERS.get(id(cells))
+    if known is None or known[0] is not cells:
+        known = _ORDERS[id(cells)] = (cells, {cell: k for k, cell in enumerate(cells)})
+    return known[1]
 
 
-def _make(**fields: object) -> TurnView:
+def _make(fields: dict[str, object]) -> TurnView:
     # A frozen dataclass's __init__ sets its fields one by one through object.__setattr__,
-    # which at one view per event would cost as much as the rest of the view: they are
-    # set at once instead (every field is given).
+    # which at one view per event would cost as much as the rest of the view: ``fields``
+    # (every field, in a dict of the caller's own) becomes the view's __dict__ instead.
     view = object.__new__(TurnView)
-    view.__dict__.update(fields)
+    object.__setattr__(view, "__dict__", fields)
     return view
 
 
@@ -281,25 +298,32 @@ class Memo(NamedTuple):
 
 
 def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
-    """The previous view's :class:`Memo`, with what has changed since worked out again
-    (``stack``: the game's decisions)."""
-    state = tracker.state
-    before = tracker.before_pieces
-    if previous is None or previous.before is not before:
-        start = tuple((c, p) for c, p in before.items() if p)
-        previous = Memo(before, start, (None,), (), (), (), tuple(tracker.buttons()))
-    taken = tuple(stack[tracker.turn_start:])
-    if taken != previous.taken:
-        now = state.physical() if taken else {}
-        cells = sorted(now.keys() | dict(previous.start).keys()) if taken else ()
-        changed = tuple((c, now.get(c, ())) for c in cells if now.get(c, ()) != before[c])
-        previous = previous._replace(taken=taken, changed=changed)
-    if previous.bounds[-1:] != (tracker.turn_start,) or len(previous.bounds) != len(
-            tracker.turn_marks) + 1:
-        previous = previous._replace(
-            turns=tuple(stack[:tracker.turn_start]),
-            bounds=(*tracker.turn_marks, tracker.turn_start))
-    return previous
+    """The previous view's :class:`Memo` while it still holds, else one built at once,
+    taking from it what has not changed (``stack``: the game's decisions)."""
+    before, start_at, marks = tracker.before_pieces, tracker.turn_start, tracker.turn_marks
+    taken = tuple(stack[start_at:])
+    fresh = previous is None or previous.before is not before
+    same_turns = (not fresh and previous.bounds[-1:] == (start_at,)
+                  and len(previous.bounds) == len(marks) + 1)
+    if same_turns and taken == previous.taken:
+        return previous
+    if fresh:
+        start, buttons = tuple(filter(itemgetter(1), before.items())), tuple(tracker.buttons())
+    else:
+        start, buttons = previous.start, previous.buttons
+    if not fresh and taken == previous.taken:
+        changed = previous.changed
+    elif taken:
+        now = tracker.state.physical()
+        changed = tuple((c, now.get(c, ())) for c in sorted(now.keys() | dict(start).keys())
+                        if now.get(c, ()) != before[c])
+    else:
+        changed = ()
+    if same_turns:
+        turns, bounds = previous.turns, previous.bounds
+    else:
+        turns, bounds = tuple(stack[:start_at]), (*marks, start_at)
+    return Memo(before, start, taken, changed, turns, bounds, buttons)
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
@@ -310,10 +334,9 @@ def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:
         return ()
     wrong = tuple((cell, piece) for cell, _, held, _ in reading for piece in held
                   if _owner(piece, state.PLAYERS) not in (None, state.to_move))
-    no_turn_fits = tracker.error is not None or tracker.next_timer() is not None
-    if not wrong or not no_turn_fits or state.outcome() is not None:
+    if not wrong or state.outcome() is not None:
         return ()
-    return wrong
+    return wrong if tracker.error is not None or tracker.next_timer() is not None else ()
 
 
 def _owner(piece: str, players: tuple[str, ...]) -> str | None:
