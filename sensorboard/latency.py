@@ -15,12 +15,17 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import rules
 from boards.choreography import game_events
 from boards.layout import Layout
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
+
+if TYPE_CHECKING:
+    from sensorboard.service import BoardService
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -41,9 +46,11 @@ def reference_seconds(repeat: int = 30) -> float:
 
 
 def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
-                    first_seed: int = 0) -> list[float]:
+                    first_seed: int = 0, ended: Callable[[list, BoardService], None] | None = None
+                    ) -> list[float]:
     """Thread CPU seconds of every scan that carried a debounced change, over ``games``
-    seeded random games of ``plies`` turns on ``layout``'s simulated board."""
+    seeded random games of ``plies`` turns on ``layout``'s simulated board (``ended``: is
+    told each game's decisions as played and its service once the input has settled)."""
     from sensorboard.board import BoardOptions, open_board
     from sensorboard.replay import VirtualRun, parse_events
 
@@ -82,4 +89,6 @@ def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
                 run.catch_up()
             service.act(ev.op, ev.arg, ev.player)  # a question the board did not ask is refused
         run.settle()
+        if ended is not None:
+            ended(line, service)
     return samples
