@@ -10,12 +10,18 @@ a turn committed at its last event is committed within one debounce period of it
 turn waits (``over``) when its commit comes more than ``--slack`` (5 ms) after the event
 the tracker got. Why it waited is read from the tracker right after that event:
 
-- ``held``: complete, but it may still go on (a Tessella capture chain, a Tulaga turn);
+- ``may go on``: held, complete, and a longer turn fits the board (a Tessella capture
+  made shooter first, a Tulaga placement that may become a claim);
+- ``taken up``: held, complete, but its last change only took a piece up, which may go
+  back (a touch): a Tulaga reap's last stone, a Telec piece off the Center Zone pad;
+- ``cannot go on``: held although neither holds (what the tracker must not do);
 - ``question``: a question was open (the turn's, or one before it);
 - ``incomplete``: no turn complete (a press or a later event tells: a Teblo pawn onto its
-  own block on reed switches, a piece in hand, the board wrong).
+  own block on reed switches, a piece in hand, the board wrong, a question still to come).
 
-``clock only``: turns the sensors cannot see at all (a forfeit), ended by the clock.
+``p99, the rest``: over the turns neither held nor asked about (``cannot go on`` and
+``incomplete``, and every turn committed at once). ``clock only``: turns the sensors
+cannot see at all (a forfeit), ended by the clock.
 
 ``--tree DIR``: run another checkout's tracker and harness (the same seeds), e.g. the
 reference ``git worktree add /tmp/base-lat a612395``.
@@ -40,7 +46,8 @@ from boards.tracker import Committed  # noqa: E402
 from tests.boards import truth  # noqa: E402
 from tests.boards.truth import Mix, Player, TrackerBoard  # noqa: E402
 
-REASONS = ("held", "question", "incomplete")
+REASONS = ("may go on", "taken up", "cannot go on", "question", "incomplete")
+HELD = ("may go on", "taken up", "question")  # waits the player ends (clock, answer)
 
 
 class TimedBoard(TrackerBoard):
@@ -64,9 +71,7 @@ class TimedBoard(TrackerBoard):
     def change(self, cell, pieces, t: float) -> list:
         self.t_event = t
         out = self._note(super().change(cell, pieces, t), "change")
-        tracker = self.tracker
-        self.after = ("question" if tracker.prompt is not None
-                      else "held" if tracker.pending else "incomplete")
+        self.after = _why(self.tracker)
         return out
 
     def press(self, player, t: float) -> list:
@@ -77,6 +82,17 @@ class TimedBoard(TrackerBoard):
 
     def finish(self, t: float) -> list:
         return self._note(super().finish(t), "end")
+
+
+def _why(tracker) -> str:
+    """Why the turn would wait after this change (see the module docstring)."""
+    if tracker.prompt is not None:
+        return "question"
+    if not tracker.pending:
+        return "incomplete"
+    if any(c not in tracker.pending for c in tracker._alive):
+        return "may go on"
+    return "taken up" if tracker.lifting else "cannot go on"
 
 
 class TimedPlayer(Player):
@@ -112,6 +128,7 @@ class Sample:
 
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.rest: list[float] = []  # the turns neither held nor waiting on a question
         self.over: dict[str, int] = dict.fromkeys(REASONS, 0)
         self.ended_by: dict[str, int] = {}
         self.silent = 0
@@ -126,6 +143,8 @@ class Sample:
             t_last, after = player.last_event[k]
             wait = max(0.0, t_commit - t_last)
             self.latencies.append(wait)
+            if after not in HELD:
+                self.rest.append(wait)
             if wait > slack:
                 self.over[after] += 1
                 self.ended_by[cause] = self.ended_by.get(cause, 0) + 1
@@ -165,9 +184,10 @@ def percentile(values: list[float], q: float) -> float:
 def table(args: argparse.Namespace, mix: str) -> None:
     print(f"\n{mix} handling, {args.streams} streams of {args.plies} plies per board, "
           f"seeds {args.first}..\n")
-    print("| board | turns | p50 | p99 | max | over | held | question | incomplete | "
+    print("| board | turns | p50 | p99 | max | p99, the rest | over | may go on | taken up | cannot go on | "
+          "question | incomplete | "
           "ended by | clock only | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     for game, layout in truth.boards():
         if args.game and args.game not in (game, layout):
             continue
@@ -178,6 +198,7 @@ def table(args: argparse.Namespace, mix: str) -> None:
         ended = ", ".join(f"{k} {v}" for k, v in sorted(sample.ended_by.items())) or "-"
         print(f"| {layout} | {len(lat)} | {1e3 * percentile(lat, 0.5):.0f} ms | "
               f"{1e3 * percentile(lat, 0.99):.0f} ms | {1e3 * max(lat, default=0):.0f} ms | "
+              f"{1e3 * percentile(sample.rest, 0.99):.0f} ms | "
               f"{sum(sample.over.values())} | "
               + " | ".join(str(sample.over[r]) for r in REASONS)
               + f" | {ended} | {sample.silent} | {time.process_time() - start:.1f} |")

@@ -67,7 +67,8 @@ def assert_held(board, cells, turn_words):
     assert turn_words in advice["text"]
 
 
-def test_a_tessella_capture_begun_with_the_shooter_is_held_until_the_movers_clock(make):
+@pytest.mark.parametrize("side", ["clear", None])  # the mover's side, the shared button
+def test_a_tessella_capture_begun_with_the_shooter_is_held_until_the_movers_clock(make, side):
     state = rules.new_game("tessella")
     for move in ("b1-a1", "d5-e5"):
         state.push_str(move)
@@ -76,19 +77,20 @@ def test_a_tessella_capture_begun_with_the_shooter_is_held_until_the_movers_cloc
     # still in hand (a move of e4 elsewhere)
     board.act([("lift", "e4"), ("lift", "e5"), ("place", "e5")])
     assert_held(board, {"e4", "e5"}, "Clear piece from e4 captures the dark piece on e5")
-    board.press("clear", 5.0)
+    board.press(side, 5.0)
     assert board.moves() == [("e4xe5", 5.0)]
     assert board.service.view.phase is not Phase.HELD
 
 
-def test_a_tulaga_placement_that_may_become_a_claim_is_held_until_the_movers_clock(make):
+@pytest.mark.parametrize("side", ["black", None])
+def test_a_tulaga_placement_that_may_become_a_claim_is_held_until_the_movers_clock(make, side):
     state = rules.from_position(
         "tulaga", "black:f8,g8,h8 white:e7 black-rank: white-rank: piles:9+6,11+6 "
                   "rank-stones:6 black")
     board = make(state)
     board.act([("place", "f6")])  # f6 and the row f8-h8 may still claim g7
     assert_held(board, {"f6"}, "f6")
-    board.press("black", 4.0)
+    board.press(side, 4.0)
     assert board.moves() == [("f6", 4.0)]
 
 
