@@ -21,7 +21,8 @@ the tracker got. Why it waited is read from the tracker right after that event:
 
 ``p99, the rest``: over the turns neither held nor asked about (``cannot go on`` and
 ``incomplete``, and every turn committed at once). ``clock only``: turns the sensors
-cannot see at all (a forfeit), ended by the clock.
+cannot see at all (a forfeit, a Teblo pawn onto its own block on reed switches, a Telec
+stack onto an own piece), ended by the clock or a question.
 
 ``--tree DIR``: run another checkout's tracker and harness (the same seeds), e.g. the
 reference ``git worktree add /tmp/base-lat a612395``.
@@ -57,7 +58,8 @@ class TimedBoard(TrackerBoard):
     def __init__(self, state, layout_name: str) -> None:
         super().__init__(state, layout_name)
         self.after = "incomplete"
-        self.t_event = 0.0  # the time of the last change given
+        self.t_event = 0.0  # the time of the last change the tracker was told
+        self.sensed = False  # whether the last change was told
         self.cause: dict[int, str] = {}
 
     def _note(self, events: list, cause: str) -> list:
@@ -69,9 +71,12 @@ class TimedBoard(TrackerBoard):
         return self._note(super().advance(t), "timer")
 
     def change(self, cell, pieces, t: float) -> list:
-        self.t_event = t
+        # (a change the sensors cannot see, a pawn onto its own block on reed switches,
+        # is no event: the tracker is not told)
+        self.sensed = cell not in self.blind and self.observe(pieces) != self.tracker.current[cell]
+        self.t_event = t if self.sensed else self.t_event
         out = self._note(super().change(cell, pieces, t), "change")
-        self.after = _why(self.tracker)
+        self.after = _why(self.tracker) if self.sensed else self.after
         return out
 
     def press(self, player, t: float) -> list:
@@ -113,7 +118,7 @@ class TimedPlayer(Player):
         self._noted()
 
     def _noted(self) -> None:
-        if self.doing is not None:
+        if self.doing is not None and self.board.sensed:
             self.last_event[len(self.done)] = (self.board.t_event, self.board.after)
 
     def handle(self, events: list) -> None:
@@ -184,9 +189,8 @@ def percentile(values: list[float], q: float) -> float:
 def table(args: argparse.Namespace, mix: str) -> None:
     print(f"\n{mix} handling, {args.streams} streams of {args.plies} plies per board, "
           f"seeds {args.first}..\n")
-    print("| board | turns | p50 | p99 | max | p99, the rest | over | may go on | taken up | cannot go on | "
-          "question | incomplete | "
-          "ended by | clock only | seconds |")
+    print("| board | turns | p50 | p99 | max | p99, the rest | over | may go on | taken up | "
+          "cannot go on | question | incomplete | ended by | clock only | seconds |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     for game, layout in truth.boards():
         if args.game and args.game not in (game, layout):
