@@ -49,13 +49,13 @@ def test_enemy_touched_then_another_captured_is_asked_never_the_first_committed(
 
 def test_capture_begun_with_the_shooter_waits_and_commits_before_the_next_turn():
     """Shooter c3 lifted, a3 lifted, a piece put on a3: the capture, or the shooter still in
-    hand after a3 was touched. It waits (the LEDs show c3 lifted with where it may go, no
+    hand after a3 was touched. It waits, held (the LEDs show c3 in the held role, no
     error); dark's next move commits it first, then dark's move; nothing is lost."""
     tracker = Tracker(shooter_position())
     assert feed(tracker, [("c3", False), ("a3", False), ("a3", True)]) == []
     assert [c.text for c in tracker.pending] == ["c3xa3"]
     frame = plan(tracker.view(), 3.0)
-    assert frame["c3"] == "lifted" and "wrong" not in frame.values()
+    assert frame["c3"] == "held" and "wrong" not in frame.values()
     assert tracker.tick(9.0) == []  # no error: a turn is under way
     out = feed(tracker, [("d5", False), ("e5", True)], 10.0)
     assert [(e.player, e.move) for e in out if isinstance(e, Committed)] == [
