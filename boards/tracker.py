@@ -548,6 +548,11 @@ class Tracker(Readings):
                 return events
             return events + self.press(button, t, player)
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
+        if self.lifting and not any(self.complete(c) for c in pending):
+            # A piece taken up since: the next player's, where a waiting turn leaves the
+            # board fitting their turn (a step onto an own piece shows only that lift), not
+            # one turn's piece put down and lifted again, which the press would not end.
+            pending = [c for c in self.pending if self._next_turn_fits(c)] or pending
         if pending and all(self._like_a_touch(c) for c in pending):
             # A piece lifted and put back: an entry bumping it, or a touch and an unseen turn.
             return self._ask([*pending, *(c for c in self.candidates if c.silent)], t)
@@ -555,8 +560,14 @@ class Tracker(Readings):
             events = self._commit(pending[0], t)
             if self.deciding is not None and self.after_visible:
                 events += self._decline_rest(t)
+            elif player is None and self._unseen_next():
+                # One shared button: the press that ended a waiting turn may be the next
+                # player's, ending an unseen turn (a forfeit, a stack from the stash).
+                events += self._press(button, t, player)
             return events
         if pending:
+            if player is None and self._unseen_after(pending):
+                self.held.append(player)  # and then it may end the next player's unseen turn
             return self._ask(pending, t)
         if self.differing:
             # Nothing of the mover's is done, but their unseen turn (a Telec forfeit) and
@@ -575,6 +586,17 @@ class Tracker(Readings):
                 begun = len(self.state.move_stack) > self.turn_start
                 return self._ask(silent, t, declinable=player is None and not begun)
         return []
+
+    def _unseen_after(self, turns: list[Candidate]) -> bool:
+        """The next player has unseen turns of several decisions after one of ``turns``."""
+        return any(c.silent and c.ways for turn in turns
+                   for c in self._tracker_from(self._made(turn), self.current).candidates)
+
+    def _unseen_next(self) -> bool:
+        """Nothing is asked or shown yet of the turn just begun, and the player to move
+        has unseen turns of several decisions."""
+        return (not self._prompt and self.deciding is None and not self.differing
+                and any(c.silent and c.ways for c in self.candidates))
 
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
@@ -758,6 +780,8 @@ class Tracker(Readings):
         complete = [c for c in alive if not c.silent and self.complete(c)]
         for cand in complete:
             self.done_at.setdefault(cand.text, self.batch)
+        if self.lifting and complete and self._cleared(complete):
+            self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
         waiting = [c for c in self.pending if c not in complete]
         if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
             # A piece set down partway lifted again (the mover goes on), or the opponent
@@ -854,6 +878,8 @@ class Tracker(Readings):
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
             staged = self._staged(complete)
             complete = [c for c in complete if staged <= c.lift.keys()] or complete
+            shown = self._stages_shown(complete)  # (the pad: a3-cz, not a3-a2 and a stray)
+            complete = [c for c in complete if shown <= c.allowed.keys()] or complete
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
             silent = [c for c in self.candidates if c.silent and not c.ways
@@ -1014,10 +1040,41 @@ class Tracker(Readings):
         It must account for every piece replaced this turn; one that needs such a piece
         to have been put back (the player lifted the enemy, then the shooter, then put a
         piece on the enemy's cell) is not a continuation. A piece lifted and put back
-        with nothing else leaving meanwhile is a touch, and may be.
+        with nothing else leaving meanwhile is a touch, and may be. Nor is one that leaves
+        out a stage the board has shown (a piece put on the Center Zone's pad and taken
+        away), or whose own pieces cannot have come to a cell replaced (a step onto the
+        enemy single an entry bumped, its piece still on its own cell).
         """
         replaced = self._swapped()
-        return any(replaced <= cand.final.keys() for cand in alive if cand not in complete)
+        shown = self._stages_shown(complete)
+        return any(replaced <= cand.final.keys() and shown <= cand.allowed.keys()
+                   and self._may_arrive(cand, replaced)
+                   for cand in alive if cand not in complete)
+
+    def _cleared(self, complete: list[Candidate]) -> bool:
+        """The last scan only took away pieces put down this turn where no ``complete``
+        turn leaves one: a stray put right, a piece leaving by the Center Zone's pad."""
+        empty = self.observe(())
+        return all(self.before[cell] == empty == self.current[cell]
+                   and all(c.final.get(cell, empty) == empty for c in complete)
+                   for cell in self.batch_cells)
+
+    def _stages_shown(self, complete: list[Candidate]) -> set[str]:
+        """The cells where the board has shown a stage of one of the ``complete`` turns (a
+        piece put on the Center Zone's pad and taken away)."""
+        return {cell for c in complete for cell in c.passing if len(self.seen[cell]) > 1}
+
+    def _may_arrive(self, cand: Candidate, replaced: set[str]) -> bool:
+        """The piece now on each ``replaced`` cell may be ``cand``'s: it comes from the
+        stock, or a piece of ``cand`` left its cell before it was put there."""
+        if cand.stock:
+            return True
+        for cell in replaced & cand.lift.keys():
+            arrival = self.history[cell][-1][0]
+            if not any(self._departure(other) <= arrival
+                       for other, visible in cand.gives if visible and other != cell):
+                return False
+        return True
 
     def _swapped(self) -> set[str]:
         """Cells showing their start again whose piece was lifted before the piece that
@@ -1070,19 +1127,26 @@ class Tracker(Readings):
             for cell, _ in cand.gives if cand.before.get(cell)
         )
 
-    def _next_turn_made(self, cand: Candidate) -> bool:
-        """Once ``cand`` is made, would the changes since the board was held make (or ask
-        about) a turn of the next player's, rather than be a touch?"""
-        nxt = self._tracker_from(self._made(cand), self.held_board or self.current)
+    def _next_turn_made(self, cand: Candidate, board: dict[str, Hashable] | None = None,
+                        since: list[tuple[list, float]] | None = None) -> bool:
+        """Once ``cand`` is made, would the changes since the board was held (or since
+        ``board``) make (or ask about) a turn of the next player's, rather than be a
+        touch?"""
+        nxt = self._tracker_from(self._made(cand), board or self.held_board or self.current)
         events: list[Event] = []
-        for changes, t in self.since_held:
+        for changes, t in self.since_held if since is None else since:
             events += nxt.changes(changes, t)
         return bool(nxt.pending) or any(isinstance(e, (Committed, Prompt)) for e in events)
 
     def _next_turn_held(self, cand: Candidate) -> bool:
-        """While the board is held: once ``cand`` is made, do the changes since, read in
-        order, make (or ask about) a turn of the next player's?"""
-        return self.held_board is not None and self._next_turn_made(cand)
+        """Once ``cand`` is made, do the changes since the board was held (or else since
+        ``cand`` was done: the next player's figure lifted, then the enemy it takes, as a
+        Tesulda Dodger's goes on from its corner), read in order, make (or ask about) a
+        turn of the next player's?"""
+        if self.held_board is not None:
+            return self._next_turn_made(cand)
+        board, since = self._since_pending()
+        return bool(since) and self._next_turn_made(cand, board, since)
 
     def _next_turn_fits(self, cand: Candidate) -> bool:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
@@ -1420,6 +1484,8 @@ class Tracker(Readings):
             # theirs, which has now come down elsewhere: that turn was made instead.
             goes_on = [c for c in self.alive() if c.text not in self.declined
                        and c not in self.asked and not c.silent and self.complete(c)]
+        if not goes_on and self._only_taken_since_asked():
+            return []  # the next player may have begun, a piece in hand: still answerable
         nxt = self._declined_tracker()
         next_turn = nxt is not None and bool(nxt.alive())
         if next_turn and not goes_on:
@@ -1431,6 +1497,13 @@ class Tracker(Readings):
             self.after_visible, self._after_declining = False, None
             return self._evaluate(t)
         return []
+
+    def _only_taken_since_asked(self) -> bool:
+        """Since the open question was put, pieces have only been taken up (the rest put
+        back): nothing is put down yet that only the next turn explains."""
+        empty, asked = self.observe(()), self.asked_board
+        return all(value == asked[cell] or value == empty
+                   for cell, value in self.current.items())
 
     def _another_done(self, t: float) -> list[Event]:
         """Asked the decisions after a capture, the board shows another turn of the mover

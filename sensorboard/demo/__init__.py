@@ -18,6 +18,7 @@ from pathlib import Path
 import rules
 from boards import decisions
 from boards.choreography import turn_ops
+from boards.constants import NONE
 from boards.decisions import Turn
 from boards.layout import Layout, layout_for_game
 
@@ -146,9 +147,12 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
                     break  # the next turn's first piece taken up declines what is open
             if service.view.question is None:
                 at("press", "button", "clock", 0.3)
-            if service.view.question is not None:  # the answer: our turn's next decision
-                nxt = shadow.move_stack[len(service.view.state.move_stack)]
-                at("choose", "value", shadow.move_str(nxt), step)
+            done = len(service.view.state.move_stack)
+            if service.view.question is not None and done < len(shadow.move_stack):
+                # the answer: our turn's next decision
+                at("choose", "value", shadow.move_str(shadow.move_stack[done]), step)
+            elif service.view.question is not None:  # the next player's unseen turn: none
+                at("choose", "value", NONE, step)
         run.scan_until(clock.now() + pause)
     return events
 
