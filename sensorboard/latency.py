@@ -3,23 +3,25 @@
 That scan reads the matrix, debounces, runs the tracker and the rules, plans the hints
 and hands the frame to the LEDs; its thread CPU time is what a Pi adds between a piece
 touching down and its LEDs changing (on top of the debounce window and the frame pacing).
-Measured on seeded random games played by hand on the simulated board of a layout, with
-every question answered, so it runs the same anywhere (``bench/latency.py`` over every
-shipped layout, ``sensorboard bench --games N`` on a Pi). The reference, measured in the
-same run, is a fixed piece of plain Python (sorting 20,000 seeded floats), so a run on a
-slower or busier machine can be compared by the ratio.
+Measured on seeded random games played by hand on the simulated board of a layout (each
+turn's lifts and places, the mover's clock after a turn the sensors cannot see, every
+question answered with the true decision: :class:`Hand`), so it runs the same anywhere
+(``bench/latency.py`` over every shipped layout, ``sensorboard bench --games N`` on a Pi).
+The reference, measured in the same run, is a fixed piece of plain Python (sorting 20,000
+seeded floats), so a run on a slower or busier machine can be compared by the ratio.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import rules
-from boards.choreography import game_events
+from boards import decisions
+from boards.choreography import turn_ops
+from boards.decisions import Turn
 from boards.layout import Layout
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
@@ -45,50 +47,136 @@ def reference_seconds(repeat: int = 30) -> float:
     return percentile(took, 0.5)
 
 
-def change_to_frame(layout: Layout, games: int = 10, plies: int = 30,
-                    first_seed: int = 0, ended: Callable[[list, BoardService], None] | None = None
+def random_line(game: str, rng: random.Random, plies: int) -> list[Hashable]:
+    """A seeded random game of at most ``plies`` decisions (a die sampled by its odds)."""
+    state = rules.new_game(game)
+    line: list[Hashable] = []
+    while state.outcome() is None and len(line) < plies:
+        move = state.sample_chance(rng) if state.to_move == rules.CHANCE else \
+            rng.choice(state.legal_moves())
+        line.append(move)
+        state.push(move)
+    return line
+
+
+def whole_turns(state: rules.GameState, line: list[Hashable]) -> list[Turn]:
+    """``line``'s decisions from ``state`` grouped into turns (a die's outcome belongs to
+    the turn that rolled it)."""
+    state, turns, player = state.clone(), [], None
+    for move in line:
+        if state.to_move not in (player, rules.CHANCE):
+            turns.append([])
+            player = state.to_move
+        turns[-1].append(move)
+        state.push(move)
+    return [Turn(t) for t in turns]
+
+
+class Hand:
+    """Plays true turns on a service's simulated board as a person does: each turn's lifts
+    and places, the mover's clock after a turn the sensors cannot see, and every question
+    answered at once with the true decision (the whole turn, where it asks which turn)."""
+
+    def __init__(self, service, clock: VirtualClock, state: rules.GameState,
+                 line: list[Hashable]) -> None:
+        from sensorboard.replay import VirtualRun
+
+        self.service, self.run = service, VirtualRun(service, clock, lambda item: None)
+        self.state, self.turns = state.clone(), whole_turns(state, line)
+        self.answers = self._answers(state, self.turns)
+        self.committed = 0
+        service.listeners.append(self._heard)
+
+    def _heard(self, item: dict) -> None:
+        self.committed += item["type"] == "move"
+
+    @staticmethod
+    def _answers(state: rules.GameState, turns: list[Turn]) -> list[tuple[str, str]]:
+        """For each decision of the game: its notation and its whole turn's."""
+        state, out = state.clone(), []
+        for turn in turns:
+            whole = decisions.text(state, turn)
+            for move in turn:
+                out.append((state.move_str(move), whole))
+                state.push(move)
+        return out
+
+    def play(self, rng: random.Random, step: float = 0.4, pause: float = 1.0) -> None:
+        t = 0.5
+        for turn in self.turns:
+            player = self.state.to_move
+            ops = turn_ops(self.state, turn, rng)
+            for op, cell in ops:
+                t = self._act(t, op, cell) + step
+            if not ops:  # nothing the sensors see: the mover says the turn is done
+                t = self._act(t, "press", "clock", player) + step
+            decisions.push(self.state, turn)
+            t += pause
+        self.run.settle()
+        self.service.flush()
+
+    def _act(self, t: float, op: str, arg: str, player: str | None = None) -> float:
+        self.run.scan_until(t)
+        if op == "press":
+            self.run.catch_up()
+        self.service.act(op, arg, player)
+        for _ in range(8):  # the questions this brought, each answered as it comes
+            self.run.catch_up()
+            prompt = self.service.tracker.prompt
+            if prompt is None:
+                break
+            self.service.act("choose", self._truth(prompt.options))
+        return t
+
+    def _truth(self, options: list[str]) -> str:
+        done = len(self.service.tracker.state.move_stack)
+        decision, whole = self.answers[done] if done < len(self.answers) else ("", "")
+        return next((v for v in (decision, whole) if v in options), "none")
+
+
+def open_sim(layout: Layout, clock: VirtualClock, seed: int):
+    """The service of ``layout``'s simulated board, as ``sensorboard bench`` opens it."""
+    from sensorboard.board import BoardOptions, open_board
+
+    return open_board(BoardOptions(layout.game, layout=layout, clock=clock,
+                                   hardware=HardwareConfig(seed=seed))).service
+
+
+def change_to_frame(layout: Layout, games: int = 10, plies: int = 30, first_seed: int = 0,
+                    played: list | None = None, open_service: Callable = open_sim,
+                    ended: Callable[[list, BoardService], None] | None = None,
                     ) -> list[float]:
     """Thread CPU seconds of every scan that carried a debounced change, over ``games``
-    seeded random games of ``plies`` turns on ``layout``'s simulated board (``ended``: is
-    told each game's decisions as played and its service once the input has settled)."""
-    from sensorboard.board import BoardOptions, open_board
-    from sensorboard.replay import VirtualRun, parse_events
-
+    seeded random games of ``plies`` decisions on ``layout``'s simulated board, played by
+    a :class:`Hand`. ``played`` (a list) gets each game's turns committed and turns made;
+    ``ended`` is told each game's decisions as played and its service once it is over."""
     samples: list[float] = []
     for seed in range(first_seed, first_seed + games):
         rng = random.Random(seed)
-        state = rules.new_game(layout.game)
-        line = []
-        while state.outcome() is None and len(line) < plies:
-            move = state.sample_chance(rng) if state.to_move == rules.CHANCE else \
-                rng.choice(state.legal_moves())
-            line.append(move)
-            state.push(move)
-        start = rules.new_game(layout.game)
-        events = game_events(start, line, rng, answer=True)
-        parsed = parse_events([json.dumps(e) for e in events], "bench", start.GEOMETRY.names)
+        line = random_line(layout.game, rng, plies)
         clock = VirtualClock()
-        service = open_board(BoardOptions(layout.game, layout=layout, clock=clock,
-                                          hardware=HardwareConfig(seed=seed))).service
-        step = service.step
-
-        def timed_step(step=step, service=service) -> list[dict]:
-            waiting = len(service.debouncer.pending())
-            t0 = time.thread_time_ns()
-            out = step()
-            took = time.thread_time_ns() - t0
-            if waiting and len(service.debouncer.pending()) < waiting:
-                samples.append(took / 1e9)
-            return out
-
-        service.step = timed_step  # type: ignore[method-assign]
-        run = VirtualRun(service, clock, lambda item: None)
-        for ev in parsed:
-            run.scan_until(ev.t)
-            if ev.op not in ("lift", "place"):
-                run.catch_up()
-            service.act(ev.op, ev.arg, ev.player)  # a question the board did not ask is refused
-        run.settle()
+        service = open_service(layout, clock, seed)
+        _time_steps(service, samples)
+        hand = Hand(service, clock, rules.new_game(layout.game), line)
+        hand.play(rng)
+        if played is not None:
+            played.append((hand.committed, len(hand.turns)))
         if ended is not None:
             ended(line, service)
     return samples
+
+
+def _time_steps(service, samples: list[float]) -> None:
+    """Time each scan of ``service`` that carries a debounced change into ``samples``."""
+    step = service.step
+
+    def timed_step() -> list[dict]:
+        waiting = len(service.debouncer.pending())
+        t0 = time.thread_time_ns()
+        out = step()
+        took = time.thread_time_ns() - t0
+        if waiting and len(service.debouncer.pending()) < waiting:
+            samples.append(took / 1e9)
+        return out
+
+    service.step = timed_step

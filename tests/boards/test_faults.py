@@ -11,6 +11,7 @@ import pytest
 
 import rules
 from boards.layout import load_layout, shipped_layouts
+from sensorboard.latency import change_to_frame
 from tests.boards.truth import Mix, TrackerBoard, run_stream
 from tests.service.helpers import ev, moves, run
 
@@ -179,6 +180,19 @@ def test_the_stray_piece_sequence_through_the_command_line(tmp_path):
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [x["move"] for x in lines if x["type"] == "move"] == ["roll 4 6", "roll 3 4"]
     assert lines[-1]["position"] == {"a1": ["blue-6"], "a2": ["red-4"]}
+
+
+@pytest.mark.parametrize("layout", BOARDS)
+def test_the_latency_games_commit_every_turn(layout):
+    """bench/latency.py's Telec games committed about 75 % of their turns: its hand
+    answered each decision with the whole turn's notation before anything was asked and
+    never pressed the clock after a forfeit, so the game went off (seeds 3 and 4 lost
+    most of theirs). The hand now plays as a person does (sensorboard/latency.py)."""
+    played = []
+    samples = change_to_frame(load_layout(shipped_layouts()[layout]), games=2, plies=30,
+                              first_seed=3, played=played)
+    assert samples and [c for c, _ in played] == [t for _, t in played]
+    assert all(t > 10 for _, t in played)
 
 
 # --- Tesulda ---------------------------------------------------------------------------------
