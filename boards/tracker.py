@@ -1484,12 +1484,10 @@ class Tracker(Readings):
             # theirs, which has now come down elsewhere: that turn was made instead.
             goes_on = [c for c in self.alive() if c.text not in self.declined
                        and c not in self.asked and not c.silent and self.complete(c)]
-        if not goes_on and self._only_taken_since_asked():
-            return []  # the next player may have begun, a piece in hand: still answerable
         nxt = self._declined_tracker()
         next_turn = nxt is not None and bool(nxt.alive())
         if next_turn and not goes_on:
-            return self._decline_rest(t)
+            return [] if self._touched_meanwhile(nxt) else self._decline_rest(t)
         if goes_on and not next_turn:
             while len(self.state.move_stack) > self.turn_start:
                 self.state.pop()
@@ -1498,12 +1496,15 @@ class Tracker(Readings):
             return self._evaluate(t)
         return []
 
-    def _only_taken_since_asked(self) -> bool:
-        """Since the open question was put, pieces have only been taken up (the rest put
-        back): nothing is put down yet that only the next turn explains."""
-        empty, asked = self.observe(()), self.asked_board
-        return all(value == asked[cell] or value == empty
-                   for cell, value in self.current.items())
+    def _touched_meanwhile(self, nxt: Tracker) -> bool:
+        """The last change put pieces back as they were when the question was put, where
+        no turn of the next player's under way (``nxt``) ends: a touch, which does not
+        begin that turn (the answer given as the mover puts back a piece they touched,
+        while the next player holds theirs, still counts)."""
+        cells = self.batch_cells
+        if any(self.current[c] != self.asked_board.get(c) for c in cells):
+            return False
+        return not any(c in cand.final for cand in nxt.alive() for c in cells)
 
     def _another_done(self, t: float) -> list[Event]:
         """Asked the decisions after a capture, the board shows another turn of the mover
