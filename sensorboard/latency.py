@@ -48,10 +48,14 @@ def reference_seconds(repeat: int = 30) -> float:
 
 
 def random_line(game: str, rng: random.Random, plies: int) -> list[Hashable]:
-    """A seeded random game of at most ``plies`` decisions (a die sampled by its odds)."""
+    """A seeded random game of ``plies`` decisions (a die sampled by its odds), and those
+    that end the turn they are in."""
     state = rules.new_game(game)
     line: list[Hashable] = []
-    while state.outcome() is None and len(line) < plies:
+    mover = state.to_move
+    while len(line) < plies and state.outcome() is None or decisions.in_turn(state, mover):
+        if state.to_move != rules.CHANCE:
+            mover = state.to_move
         move = state.sample_chance(rng) if state.to_move == rules.CHANCE else \
             rng.choice(state.legal_moves())
         line.append(move)
