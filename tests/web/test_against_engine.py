@@ -23,18 +23,24 @@ def cell(page: Page, name: str):
 
 def carry_out(page: Page, server, state: rules.GameState, move, rng) -> None:
     """The turn done by clicking the cells, one lift or place at a time; the clock ends
-    it where the board waits to see whether it goes on."""
+    it where the board holds it to see whether it goes on."""
     played = len(server.state()["moves"])
     for op, name in turn_ops(state, move, rng):
         cell(page, name).click()
         expect(cell(page, name)).to_have_attribute("data-present",
                                                    "0" if op == "lift" else "1")
-    end = time.monotonic() + 1.0
-    while len(server.state()["moves"]) == played and time.monotonic() < end:
+    end = time.monotonic() + 10.0  # a bound, not a timing: the turn commits or is held
+    while not _committed_or_held(server.state(), played) and time.monotonic() < end:
         time.sleep(0.05)
     if len(server.state()["moves"]) == played:
         page.get_by_role("button", name="Clock (end turn)").click()
     expect(page.locator("#moves .move")).to_have_count(played + 1)
+
+
+def _committed_or_held(snap: dict, played: int) -> bool:
+    """The turn is committed, or held on the LEDs for the mover's clock to end it."""
+    held = any(cell["role"] == "held" for cell in snap["cells"].values())
+    return len(snap["moves"]) > played or held
 
 
 def test_a_whole_game_against_the_engine(make_server, page, artifacts):
