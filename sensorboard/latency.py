@@ -25,6 +25,7 @@ from boards.decisions import Turn
 from boards.layout import Layout
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
+from sensorboard import events
 
 if TYPE_CHECKING:
     from sensorboard.service import BoardService
@@ -92,7 +93,7 @@ class Hand:
         service.listeners.append(self._heard)
 
     def _heard(self, item: dict) -> None:
-        self.committed += item["type"] == "move"
+        self.committed += isinstance(events.from_json(item), events.Move)
 
     @staticmethod
     def _answers(state: rules.GameState, turns: list[Turn]) -> list[tuple[str, str]]:
