@@ -25,7 +25,6 @@ from boards.decisions import Turn
 from boards.layout import Layout
 from hardware.backends import HardwareConfig
 from hardware.clock import VirtualClock
-from sensorboard import events
 
 if TYPE_CHECKING:
     from sensorboard.service import BoardService
@@ -89,11 +88,20 @@ class Hand:
         self.service, self.run = service, VirtualRun(service, clock, lambda item: None)
         self.state, self.turns = state.clone(), whole_turns(state, line)
         self.answers = self._answers(state, self.turns)
-        self.committed = 0
-        service.listeners.append(self._heard)
 
-    def _heard(self, item: dict) -> None:
-        self.committed += isinstance(events.from_json(item), events.Move)
+    @property
+    def committed(self) -> int:
+        """The turns the board has committed as played: those of the game's first turns
+        whose decisions are, in order, the board's committed decisions (the turn in
+        progress, if any, is not committed)."""
+        tracker = self.service.tracker
+        stack, done, count = tracker.state.move_stack[:tracker.turn_start], 0, 0
+        for turn in self.turns:
+            done += len(turn)
+            if done > len(stack) or list(stack[done - len(turn):done]) != list(turn):
+                break
+            count += 1
+        return count
 
     @staticmethod
     def _answers(state: rules.GameState, turns: list[Turn]) -> list[tuple[str, str]]:
