@@ -347,11 +347,13 @@ class Tracker(Readings):
         return self._excess(cand)[0] <= 0
 
     def _excess(self, cand: Candidate) -> tuple[int, list[str]]:
-        """How many more pieces have arrived on cells of ``cand`` than have left its cells
-        or come from the stock, and the cells where they arrived."""
+        """How many more pieces have arrived on cells of ``cand`` (a Dodger's corner
+        included) than have left its cells or come from the stock, and the cells where
+        they arrived."""
         current, before = self.current, self.before
         arrived = [cell for cell, shows in [*cand.takes.items(), *cand.passing.items()]
                    if current[cell] in shows and current[cell] != before[cell]]
+        arrived += [cell for cell in cand.waypoints if current[cell] != before[cell]]
         if len(arrived) <= cand.stock:
             return len(arrived) - cand.stock, arrived
         departed = sum(1 for cell, visible in cand.gives
