@@ -581,7 +581,8 @@ class Tracker(Readings):
                 return self._ask(silent, t, declinable=True)
         if not self.differing:
             silent = [c for c in self.candidates if c.silent]
-            if len(silent) == 1 and player is not None:
+            if len(silent) == 1 and (player is not None or self._expected_rest()):
+                # (an opponent's turn lit, carried out here: the press says it is done)
                 return self._commit(silent[0], t)
             if silent:
                 # (a turn begun, an electronic die rolled, is no longer "none")

@@ -295,3 +295,31 @@ def test_a_turn_the_sensors_cannot_see_is_said_to_end_with_the_clock():
         assert [x["move"] for x in out if x["type"] == "move"] == ["c1-c2"]
     finally:
         service.close()
+
+
+@pytest.mark.parametrize("turn", ["roll 4 none", "roll 4 1"], ids=["forfeit", "stacked"])
+def test_the_shared_clock_ends_an_opponents_unseen_turn_without_a_question(turn):
+    """Telec with physical dice: the opponent's forfeit, or a pyramid it stacks from its
+    stash onto its own, shows nothing on the board; carried out as lit, the one clock
+    button says it is done (nobody else at this board could have pressed it)."""
+    clock = VirtualClock()
+    state = rules.new_game("telec")
+    for word in "roll 4 6 roll null 2".split():
+        state.push_str(word)
+    page = PageOpponent("blue")
+    service = BoardService(state, layout_for_game("telec"), clock=clock, bounce=0.0,
+                           engine_hints=False, opponent=page)
+    out = []
+    run = VirtualRun(service, clock, out.append)
+    try:
+        page.submit(service.tracker.state, turn)
+        clock.advance(0.01)
+        out += service.step()
+        assert guidance.advice(service)["text"].endswith(guidance.SILENT)
+        if turn.endswith(" 1"):
+            run.play([{"t": 0.5, "op": "place", "cell": "a1"}])
+        out += service.press("clock")
+        assert [x["move"] for x in out if x["type"] == "move"] == [turn]
+        assert not [x for x in out if x["type"] == "prompt"]
+    finally:
+        service.close()
