@@ -1,0 +1,102 @@
+"""Two simulated boards play Telec with physical dice through a real mosquitto, each
+``sensorboard run`` in a process of its own. Each player rolls their own die for their
+own turn (L-3) and enters the pyramid on their board; the board asks the size (and the
+face, where the sensors cannot see it); the turn, roll and size with it, is lit on the
+other board, whose player carries it out without being asked anything. One board is
+killed (SIGKILL) with the other's turn lit and started again; at the end both journals
+hold every turn once, and the same rolls."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import rules
+from boards.choreography import turn_ops
+from boards.decisions import Turn
+from tests.recording import remote_runs as runs
+from tests.recording.remote_runs import MOVE, Run, journal_entries, journal_turns, position
+
+GAME = "telec"
+SEED, TURNS = 42, 12  # entries, a stack from the stash, a bump, a forfeit, steps
+KILLED_AT = (3, 8)  # a board is killed once the other's turn of this ply is lit on it
+QUESTION = re.compile(r"^  question: (.*)$")
+
+
+def planned_game(seed: int) -> list[tuple[str, str]]:
+    """``(player, turn)`` of a random Telec game of ``TURNS`` turns, the dice rolled."""
+    rng = random.Random(seed)
+    state, turns = rules.new_game(GAME), []
+    while len(turns) < TURNS:
+        player, words = state.to_move, []
+        while not words or (state.to_move in (player, rules.CHANCE)
+                            and state.outcome() is None):
+            faces = state.chance_outcomes()
+            decision = (rng.choices([f for f, _ in faces], [p for _, p in faces])[0]
+                        if faces else rng.choice(state.legal_moves()))
+            words.append(state.move_str(decision))
+            state.push(decision)
+        turns.append((player, " ".join(words)))
+    return turns
+
+
+def ops_of(played: list[str], move: str, rng: random.Random) -> tuple[list[str], bool]:
+    """The lifts and places of ``move`` after ``played``, and whether the sensors cannot
+    see it (a pyramid stacked from the stash, a forfeit): the clock ends it then."""
+    state = position(GAME, played)
+    work, decisions = state.clone(), []
+    for word in move.split(" "):
+        decisions.append(work.parse_move(word))
+        work.push(decisions[-1])
+    ops = [f"{op} {cell}" for op, cell in turn_ops(state, Turn(decisions), rng)]
+    silent = set(state.physical()) == set(work.physical())
+    return ([*ops, "press clock"] if silent else ops), silent
+
+
+def make_turn(board: Run, played: list[str], move: str, rng: random.Random) -> list[str]:
+    """``move`` made on ``board``, each question asked answered with its decision (the
+    face where the sensors cannot see where the pyramid went, the size); the questions
+    asked."""
+    ops, silent = ops_of(played, move, rng)
+    board.send(*ops)
+    words, asked = move.split(" ")[1 if silent else 2:], []
+    while (match := board.wait_for(MOVE, QUESTION)).re is QUESTION:
+        asked.append(match.group(1))
+        options = match.group(1).split(" | ")
+        answer = next(w for w in words if w in options)  # a decision may not be asked
+        words = words[words.index(answer) + 1:]
+        board.send(f"choose {answer}")
+    assert match.group(1) == move, board.seen[-10:]
+    return asked
+
+
+def test_telec_with_physical_dice_between_two_boards_and_a_kill(tmp_path, broker):
+    game, rng = planned_game(SEED), random.Random(SEED)
+    texts = [m for _, m in game]
+    assert "roll null 1" in texts and "roll 3 none" in texts  # a stack, a forfeit: unseen
+    pair = runs.start_pair(tmp_path, broker.port, GAME, ("blue", "red"))
+    boards = {name: run for name, (run, _) in pair.items()}
+    asked: dict[str, list[str]] = {"A": [], "B": []}
+    try:
+        for ply, (_, move) in enumerate(game, 1):
+            mover, other = (boards[n] for n in (("A", "B") if ply % 2 else ("B", "A")))
+            played = [m for _, m in game[:ply - 1]]
+            asked[mover.name] += make_turn(mover, played, move, rng)
+            other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
+            if ply in KILLED_AT:  # the other's turn is lit, not carried out
+                assert len(journal_turns(tmp_path / other.name)) == ply - 1
+                other = boards[other.name] = runs.restarted(other, pair[other.name][1],
+                                                            tmp_path, broker.port, played)
+                other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
+            assert make_turn(other, played, move, rng) == []  # nothing asked: it is lit
+    finally:
+        for board in boards.values():
+            if board.proc.poll() is None:
+                board.quit()
+    assert asked["A"] and asked["B"]  # each player was asked about their own rolls
+    expected = [(ply, player, move) for ply, (player, move) in enumerate(game, 1)]
+    rolls = [(p, m.split(" ")[1]) for p, m in game if m.startswith("roll ")]
+    for folder in (tmp_path / "A", tmp_path / "B"):
+        assert journal_turns(folder) == expected
+        assert [(r["player"], r["value"]) for r in journal_entries(folder, "roll")] == rolls
+
