@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import re
 import signal
 import sqlite3
@@ -17,9 +18,12 @@ import time
 from pathlib import Path
 
 import rules
+from boards.choreography import turn_ops
+from boards.decisions import Turn
 
 MOVE = re.compile(r"^ +\d+\.+ (\S.*?)  \((\w+)\)$")
 CODE = re.compile(r"pairing code (\w{4}-\w{4})")
+QUESTION = re.compile(r"^  question: (.*)$")
 
 
 class Run:
@@ -127,3 +131,41 @@ def restarted(board: Run, args: tuple, folder: Path, port: int, played: list[str
     assert again.wait_for(CODE).group(1) == code
     put_back(again, played)
     return again
+
+
+def ops_of(board: Run, played: list[str], move: str, rng: random.Random) -> list[str]:
+    """The lifts and places of ``move`` after ``played``, then the clock where the sensors
+    cannot see the turn (a Telec forfeit, a pyramid stacked from the stash)."""
+    state = position(board.game, played)
+    work, decisions = state.clone(), []
+    for word in move.split(" "):
+        decisions.append(work.parse_move(word))
+        work.push(decisions[-1])
+    ops = [f"{op} {cell}" for op, cell in turn_ops(state, Turn(decisions), rng)]
+    silent = set(state.physical()) == set(work.physical())
+    return [*ops, "press clock"] if silent else ops
+
+
+def make_turn(board: Run, played: list[str], move: str, rng: random.Random) -> list[str]:
+    """``move`` made on ``board``, each question asked (a decision the sensors cannot see:
+    a Telec size, a Tesulda swap) answered with the turn's decision it is about; the
+    questions asked."""
+    board.send(*ops_of(board, played, move, rng))
+    words, asked, k = move.split(" "), [], 1
+    while (match := board.wait_for(MOVE, QUESTION)).re is QUESTION:
+        asked.append(match.group(1))
+        options = match.group(1).split(" | ")
+        k = next(i for i in range(k, len(words))
+                 if words[i] in options and set(options) - {"none"} <= offered(
+                     board.game, played, words[:i]))
+        board.send(f"choose {words[k]}")
+        k += 1
+    assert match.group(1) == move, board.seen[-10:]
+    return asked
+
+
+def offered(game: str, played: list[str], begun: list[str]) -> set[str]:
+    """The decisions offered after the turn's decisions ``begun``."""
+    state = position(game, [*played, " ".join(begun)])
+    faces = [face for face, _ in state.chance_outcomes()]
+    return {state.move_str(d) for d in faces or state.legal_moves()}

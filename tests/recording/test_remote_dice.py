@@ -12,15 +12,12 @@ import random
 import re
 
 import rules
-from boards.choreography import turn_ops
-from boards.decisions import Turn
 from tests.recording import remote_runs as runs
-from tests.recording.remote_runs import MOVE, Run, journal_entries, journal_turns, position
+from tests.recording.remote_runs import journal_entries, journal_turns
 
 GAME = "telec"
 SEED, TURNS = 42, 12  # entries, a stack from the stash, a bump, a forfeit, steps
 KILLED_AT = (3, 8)  # a board is killed once the other's turn of this ply is lit on it
-QUESTION = re.compile(r"^  question: (.*)$")
 
 
 def planned_game(seed: int) -> list[tuple[str, str]]:
@@ -40,36 +37,6 @@ def planned_game(seed: int) -> list[tuple[str, str]]:
     return turns
 
 
-def ops_of(played: list[str], move: str, rng: random.Random) -> tuple[list[str], bool]:
-    """The lifts and places of ``move`` after ``played``, and whether the sensors cannot
-    see it (a pyramid stacked from the stash, a forfeit): the clock ends it then."""
-    state = position(GAME, played)
-    work, decisions = state.clone(), []
-    for word in move.split(" "):
-        decisions.append(work.parse_move(word))
-        work.push(decisions[-1])
-    ops = [f"{op} {cell}" for op, cell in turn_ops(state, Turn(decisions), rng)]
-    silent = set(state.physical()) == set(work.physical())
-    return ([*ops, "press clock"] if silent else ops), silent
-
-
-def make_turn(board: Run, played: list[str], move: str, rng: random.Random) -> list[str]:
-    """``move`` made on ``board``, each question asked answered with its decision (the
-    face where the sensors cannot see where the pyramid went, the size); the questions
-    asked."""
-    ops, silent = ops_of(played, move, rng)
-    board.send(*ops)
-    words, asked = move.split(" ")[1 if silent else 2:], []
-    while (match := board.wait_for(MOVE, QUESTION)).re is QUESTION:
-        asked.append(match.group(1))
-        options = match.group(1).split(" | ")
-        answer = next(w for w in words if w in options)  # a decision may not be asked
-        words = words[words.index(answer) + 1:]
-        board.send(f"choose {answer}")
-    assert match.group(1) == move, board.seen[-10:]
-    return asked
-
-
 def test_telec_with_physical_dice_between_two_boards_and_a_kill(tmp_path, broker):
     game, rng = planned_game(SEED), random.Random(SEED)
     texts = [m for _, m in game]
@@ -81,14 +48,14 @@ def test_telec_with_physical_dice_between_two_boards_and_a_kill(tmp_path, broker
         for ply, (_, move) in enumerate(game, 1):
             mover, other = (boards[n] for n in (("A", "B") if ply % 2 else ("B", "A")))
             played = [m for _, m in game[:ply - 1]]
-            asked[mover.name] += make_turn(mover, played, move, rng)
+            asked[mover.name] += runs.make_turn(mover, played, move, rng)
             other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
             if ply in KILLED_AT:  # the other's turn is lit, not carried out
                 assert len(journal_turns(tmp_path / other.name)) == ply - 1
                 other = boards[other.name] = runs.restarted(other, pair[other.name][1],
                                                             tmp_path, broker.port, played)
                 other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
-            assert make_turn(other, played, move, rng) == []  # nothing asked: it is lit
+            assert runs.make_turn(other, played, move, rng) == []  # nothing asked: it is lit
     finally:
         for board in boards.values():
             if board.proc.poll() is None:
