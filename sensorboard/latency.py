@@ -121,12 +121,18 @@ class Hand:
             ops = turn_ops(self.state, turn, rng)
             for op, cell in ops:
                 t = self._act(t, op, cell) + step
-            if not ops:  # nothing the sensors see: the mover says the turn is done
-                t = self._act(t, "press", "clock", player) + step
+            before = self._sensed()
             decisions.push(self.state, turn)
+            if self._sensed() == before:  # the sensors see no turn: the mover says it is done
+                t = self._act(t, "press", "clock", player) + step
             t += pause
         self.run.settle()
         self.service.flush()
+
+    def _sensed(self) -> dict[str, Hashable]:
+        """What every sensor of the board shows in the position the hand has played."""
+        physical, observe = self.state.physical(), self.service.observe
+        return {cell: observe(physical.get(cell, ())) for cell in self.service.layout.cell_sensor}
 
     def _act(self, t: float, op: str, arg: str, player: str | None = None) -> float:
         self.run.scan_until(t)
