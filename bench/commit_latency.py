@@ -43,7 +43,7 @@ _tree = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv else None
 sys.path.insert(0, str(Path(_tree or Path(__file__).resolve().parent.parent).resolve()))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-from boards.tracker import Committed  # noqa: E402
+from boards.events import Committed  # noqa: E402
 from tests.boards import truth  # noqa: E402
 from tests.boards.truth import Mix, Player, TrackerBoard  # noqa: E402
 

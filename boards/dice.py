@@ -1,7 +1,7 @@
 """The board's electronic die: the outcome of a chance node, from a seeded source.
 
 The tracker asks it when the player presses ``roll``; every roll is reported as a
-:class:`boards.tracker.Rolled` event, so the journal records it and a replay with the same
+:class:`boards.events.Rolled` event, so the journal records it and a replay with the same
 seed rolls the same faces.
 
 >>> import rules

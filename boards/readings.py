@@ -23,18 +23,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import NamedTuple
+
+from .events import Committed, Rolled, Settled, TakenBack
 
 LEAVES = 64  # the most readings followed at once
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
-
-
-class Settled(NamedTuple):
-    """A question closed by itself: the board's later changes showed ``answer``."""
-
-    t: float
-    options: list[str]
-    answer: str
 
 
 Path = tuple[str, ...]
@@ -164,8 +157,6 @@ class Readings:
         """This tracker becomes the reading of ``answer``; what that reading reported since
         the question was asked is reported now (its errors and questions of the past
         left out; its question still open put again), and its own readings are kept."""
-        from .tracker import Committed, Rolled, TakenBack
-
         told = self.told[(answer,)]
         below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
         said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}

@@ -10,7 +10,8 @@ up by then) an error event names them.
 from __future__ import annotations
 
 import rules
-from boards.tracker import Error, Tracker
+from boards.events import Error
+from boards.tracker import Tracker
 
 
 class BoardSetup:

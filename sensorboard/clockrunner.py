@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import rules
-from boards.tracker import Committed, Event, TakenBack
+from boards.events import Committed, Event, TakenBack
 from sensorboard import clocks
 
 

@@ -17,9 +17,7 @@ from dataclasses import replace
 import rules
 from boards import answers, hints
 from boards.dice import DICE, ElectronicDice
-from boards.layout import Layout
-from boards.sensing import observer
-from boards.tracker import (
+from boards.events import (
     Committed,
     Error,
     Event,
@@ -28,8 +26,10 @@ from boards.tracker import (
     Rolled,
     Settled,
     TakenBack,
-    Tracker,
 )
+from boards.layout import Layout
+from boards.sensing import observer
+from boards.tracker import Tracker
 from boards.view import Phase, TurnView
 from hardware.analog import ValueDebouncer
 from hardware.backends import Hardware, HardwareConfig, open_backend

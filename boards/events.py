@@ -1,0 +1,58 @@
+"""The tracker's events: what a sensor change, a button press, an answer or the passing of
+time produced (:class:`boards.tracker.Tracker` returns a list of them from each input).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Committed(NamedTuple):
+    t: float
+    ply: int
+    player: str
+    move: str
+
+
+class Error(NamedTuple):
+    t: float
+    cells: dict[str, str]  # cell -> what it should show: "empty" or the pieces, e.g. "clear"
+    # A move the pieces may make but that would expose a protected piece (Tesulda's Prime,
+    # D-9): the cells of the pieces that could then take it.
+    attackers: tuple[str, ...] = ()
+
+
+class Prompt(NamedTuple):
+    t: float
+    options: list[str]
+
+
+class Rejected(NamedTuple):
+    t: float
+    reason: str
+
+
+class TakenBack(NamedTuple):
+    t: float
+    ply: int  # the ply that was taken back
+    player: str
+    move: str
+
+
+class Rolled(NamedTuple):
+    """A die was rolled (by the board's electronic die, or read from the board)."""
+
+    t: float
+    player: str
+    value: str
+
+
+class Settled(NamedTuple):
+    """A question closed by itself: the board's later changes showed ``answer``."""
+
+    t: float
+    options: list[str]
+    answer: str
+
+
+Event = Committed | Error | Prompt | Rejected | TakenBack | Rolled | Settled

@@ -1,0 +1,240 @@
+"""A turn done and waiting while the next player may have begun: whether what came since
+is the next turn's, read again in order on the next position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+import rules
+
+from . import decisions, evidence
+from .constants import NONE
+from .events import Committed, Event, Prompt
+from .turns import Candidate
+
+if TYPE_CHECKING:
+    from .tracker import Tracker
+
+
+class Handover:
+    """The tracker's waiting turns (a mixin of :class:`boards.tracker.Tracker`)."""
+
+    def _unseen_after(self, turns: list[Candidate]) -> bool:
+        """The next player has unseen turns of several decisions after one of ``turns``."""
+        return any(c.silent and c.ways for turn in turns
+                   for c in self._tracker_from(self._made(turn), self.current).candidates)
+
+    def _unseen_next(self) -> bool:
+        """Nothing is asked or shown yet of the turn just begun, and the player to move
+        has unseen turns of several decisions."""
+        return (not self._prompt and self.deciding is None and not self.differing
+                and any(c.silent and c.ways for c in self.candidates))
+
+    def _unseen_then_next(self, t: float) -> list[Event]:
+        """A piece put down, or one of the opponent's taken up, that no turn of the player
+        to move explains: maybe they made an unseen turn (a Telec forfeit, a stack from the
+        stash onto their own) and the opponent's turn has begun. Asked (``none``: no turn
+        was made) where the board fits the opponent's turn once one is made."""
+        if not any(self.current[c] not in evidence.in_hand(self, c)
+                   or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
+                   for c in self.differing):
+            return []
+        silent = [c for c in self.candidates if c.silent
+                  and c.text not in self.declined and self._next_turn_fits(c)]
+        if not silent:
+            return []
+        self.carry_from = 0  # made, what the board showed since is the next's
+        return self._ask(silent, t, declinable=True)
+
+    def _turn_begun(self) -> bool:
+        """Some cell shows what a visible turn of the player to move has it show midway or
+        at its end (a piece it takes up, or puts down)."""
+        current = self.current
+        return any(current[cell] in c.allowed.get(cell, ()) for c in self.candidates
+                   if not c.silent for cell in self.differing)
+
+    def _owner(self, cell: str) -> str | None:
+        """Whose piece stood on top of ``cell`` when the turn began (piece names begin
+        with their owner's name: ``red-3``, ``yellow-block``); None for an empty cell."""
+        top = self.before_pieces[cell][-1:]
+        return top[0].split("-")[0] if top else None
+
+    def _own_taken(self) -> bool:
+        """The pieces the last scan took up are the mover's own (piece names begin with
+        their owner's name: ``red-3``, ``yellow-block``; a figure is its base's,
+        ``light-square``, whatever its rod carries)."""
+        whole = self.state.FIGURES
+        tops = [self.before_pieces[c][:1] if whole else self.before_pieces[c][-1:]
+                for c in self.batch_cells]
+        return all(top and top[0].split("-")[0] == self.player for top in tops)
+
+    def _asks_more(self, cand: Candidate) -> bool:
+        """Whether decisions are asked after ``cand``'s visible part (a Tesulda swap); a
+        decision that is the only one possible is taken, not asked (a capture whose
+        attack choice can only be ``none`` then waits like a move of one decision)."""
+        if len(cand.ways) != 1:
+            return False
+        return decisions.in_turn(self._made(cand, decline=False), self.player)
+
+    def _forget_done(self, texts: set[str]) -> None:
+        """Turns answered ``none`` were not done then: if one is made later, it is done
+        when the board shows it again."""
+        for text in texts:
+            self.done_at.pop(text, None)
+
+    def _hold_from_done(self, text: str) -> None:
+        """The turn ``text``, one the board is held for, is made: if it was done before the
+        board was held (a step onto an own piece, then the next turns, partly unseen, one
+        of them looking like a longer turn of the mover's), the board is held from then
+        instead: all that came since is the next turns'."""
+        done = self.done_at.get(text)
+        if done is not None and done <= self.batch - len(self.since_held):
+            self.pending_since = done
+            self.held_board, self.since_held = self._since_pending()
+
+    def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:
+        """Commit the waiting turn (``cand``, or the one waiting) as of the board when the
+        next turn may have begun, then read the changes since as that turn's."""
+        cand, board, since = cand or self.pending[0], self.held_board, self.since_held
+        self.held_board, self.since_held = None, []
+        self.current = dict(board)
+        first = self.batch - len(since) + 1  # the changes since are the next turn's alone
+        for cell, hist in list(self.history.items()):
+            self.history[cell] = [(n, v) for n, v in hist if n < first]
+        return self._commit(cand, t) + self._replay(since, t)
+
+    def _replay(self, since: list[tuple[list, float]], t: float) -> list[Event]:
+        """Read the scans' changes ``since`` again, in order, as the next turn's. A question
+        they raise is put to the players after the last of them: what came before it is
+        no touch while it was open (an entry's size asked, then the bump of it)."""
+        events: list[Event] = []
+        for changes, _ in since:
+            events += self.changes(changes, t)
+        if self._prompt is not None and self.questioned is not None:
+            self.questioned = self.batch
+        return events
+
+    def _next_turn_done(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, would the changes of this turn, read in order from its
+        start, have made (or left complete) the next player's turn?"""
+        board = dict(self.current)
+        for _, _, _, prev in reversed(self.batches):
+            board.update(prev)
+        nxt = self._tracker_from(self._made(cand), board)
+        events: list[Event] = []
+        for _, when, changes, _ in self.batches:
+            events += nxt.changes(changes, when)
+        return bool(nxt.complete_turns()) or any(isinstance(e, Committed) for e in events)
+
+    def _since_pending(self) -> tuple[dict[str, Hashable], list[tuple[list, float]]]:
+        """The board when the waiting turn was done, and the scans' changes since."""
+        board = dict(self.current)
+        since = [(n, t, changes, prev) for n, t, changes, prev in self.batches
+                 if n > self.pending_since]
+        for _, _, _, prev in reversed(since):
+            board.update(prev)
+        return board, [(changes, t) for _, t, changes, _ in since]
+
+    def _later_turns_made(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, would the changes since it was done, read in order from
+        the board then, leave the following turns consistent (a turn in progress, done,
+        or asked about) where they left this one with none?"""
+        board, since = self._since_pending()
+        if not since:
+            return False
+        nxt = self._tracker_from(self._made(cand), board)
+        for changes, t in since:
+            nxt.changes(changes, t)
+        return bool(nxt._prompt or nxt._alive or nxt.either or not nxt.differing)
+
+    def _commit_since(self, cand: Candidate, t: float) -> list[Event]:
+        """Commit the waiting ``cand`` as of the board when it was done, then read the
+        changes since as the following turns'."""
+        board, since = self._since_pending()
+        for cell, hist in list(self.history.items()):
+            self.history[cell] = [(n, v) for n, v in hist if n <= self.pending_since]
+        self.held_board, self.since_held = board, since
+        return self._commit_held(t, cand)
+
+    def _continuations(self, alive: list[Candidate], complete: list[Candidate]) -> bool:
+        """Could an unfinished turn still grow out of what has been done so far?
+
+        It must account for every piece replaced this turn; one that needs such a piece
+        to have been put back (the player lifted the enemy, then the shooter, then put a
+        piece on the enemy's cell) is not a continuation. A piece lifted and put back
+        with nothing else leaving meanwhile is a touch, and may be. Nor is one that leaves
+        out a stage the board has shown (a piece put on the Center Zone's pad and taken
+        away), or whose own pieces cannot have come to a cell replaced (a step onto the
+        enemy single an entry bumped, its piece still on its own cell).
+        """
+        replaced = evidence.swapped(self, self._alive)
+        shown = evidence.stages_shown(self, complete)
+        return any(replaced <= cand.final.keys() and shown <= cand.allowed.keys()
+                   and evidence.may_arrive(self, cand, replaced)
+                   for cand in alive if cand not in complete)
+
+    def _next_turn_made(self, cand: Candidate, board: dict[str, Hashable] | None = None,
+                        since: list[tuple[list, float]] | None = None) -> bool:
+        """Once ``cand`` is made, would the changes since the board was held (or since
+        ``board``) make (or ask about) a turn of the next player's, rather than be a
+        touch?"""
+        nxt = self._tracker_from(self._made(cand), board or self.held_board or self.current)
+        events: list[Event] = []
+        for changes, t in self.since_held if since is None else since:
+            events += nxt.changes(changes, t)
+        return bool(nxt.pending) or any(isinstance(e, (Committed, Prompt)) for e in events)
+
+    def _next_turn_held(self, cand: Candidate) -> bool:
+        """Once ``cand`` is made, do the changes since the board was held (or else since
+        ``cand`` was done: the next player's figure lifted, then the enemy it takes, as a
+        Tesulda Dodger's goes on from its corner), read in order, make (or ask about) a
+        turn of the next player's?"""
+        if self.held_board is not None:
+            return self._next_turn_made(cand)
+        board, since = self._since_pending()
+        return bool(since) and self._next_turn_made(cand, board, since)
+
+    def _next_turn_fits(self, cand: Candidate) -> bool:
+        """Would what the board shows now be a turn in progress once ``cand`` is made?"""
+        return self._next_turn(cand) is not None
+
+    def _next_turn(self, cand: Candidate) -> Tracker | None:
+        """The next player's turn once ``cand`` is made, begun from what the board shows
+        now, if the board fits it."""
+        return self._fits(self._made(cand))
+
+    def _made(self, cand: Candidate, decline: bool = True) -> rules.GameState:
+        """The position once ``cand`` is made: its first way, for a turn of several, and
+        the decisions after it that have only one option, or (``decline``) that ``none``
+        answers, as when the next player starts (while one cannot be declined, it is
+        still the mover's turn)."""
+        state = self.state.clone()
+        decisions.push(state, cand.ways[0] if cand.ways else cand.move)
+        while state.to_move == self.player and state.outcome() is None:
+            legal = state.legal_moves()
+            nones = [m for m in legal if decline and state.move_str(m) == NONE]
+            if not nones and len(legal) != 1:
+                break
+            state.push(nones[0] if nones else legal[0])  # not asked, or declined
+        return state
+
+    def _way(self, cand: Candidate) -> tuple:
+        """The decisions from the turn's start to ``cand`` made (its first way)."""
+        return (*self.state.move_stack[self.turn_start:],
+                *decisions.decisions(cand.ways[0] if cand.ways else cand.move))
+
+    def _tracker_from(self, state: rules.GameState, board: dict[str, Hashable]) -> Tracker:
+        """A tracker of the turn from ``state`` (this turn's start position with decisions
+        pushed), begun with the sensors showing ``board``; it starts with the turns an
+        idle scan listed for that position, if one did."""
+        return type(self)(state, self.observe, self.error_delay, self.blind, board=board,
+                       turn_marks=[*self.turn_marks, self.turn_start],
+                       listing=self._listed.get(tuple(state.move_stack[self.turn_start:])))
+
+    def _fits(self, state: rules.GameState) -> bool:
+        """Would what the board shows now be a turn in progress from ``state``?"""
+        nxt = self._tracker_from(state, self.current)
+        nxt._alive = nxt.alive()
+        return nxt if nxt._alive else None
