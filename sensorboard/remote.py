@@ -64,6 +64,7 @@ RESEND = 5.0  # seconds without an answer before a hello or a turn is sent again
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
 CODE_LENGTH = 8  # 40 bits
 KINDS = ("hello", "turn", "ack", "takeback", "refused")
+AHEAD = 64  # how many games of a pairing the other board may be ahead and still be told so
 
 
 class PairingError(ServiceError):
@@ -103,13 +104,16 @@ def check_name(name: str, what: str = "board") -> str:
 
 @dataclass(frozen=True)
 class Pairing:
-    """This board (``me``) and the other (``peer``), paired by ``code``."""
+    """This board (``me``) and the other (``peer``), paired by ``code`` for their game
+    ``number`` (the pairing's games count from 1: a new game keeps the code)."""
 
     me: str
     peer: str
     code: str
+    number: int = 1
     prefix: str = PREFIX
     key: bytes = field(init=False, repr=False, compare=False)
+    base: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_name(self.me)
@@ -120,8 +124,24 @@ class Pairing:
         # scrypt makes each guess of the code dear: a message seen on the broker does not
         # give the code away to a search
         salt = "sensorboard pairing " + " ".join(sorted((self.me, self.peer)))
-        object.__setattr__(self, "key", hashlib.scrypt(
+        object.__setattr__(self, "base", hashlib.scrypt(
             self.code.encode(), salt=salt.encode(), n=2**14, r=8, p=1, dklen=32))
+        object.__setattr__(self, "key", self.key_of(self.number))
+
+    def key_of(self, number: int) -> bytes:
+        """The key of the pairing's game ``number``: a message of one game fits no other."""
+        return hmac.new(self.base, f"game {number}".encode(), hashlib.sha256).digest()
+
+    def number_of(self, message: object) -> int | None:
+        """The pairing's other game (up to ``AHEAD`` later) whose key signs ``message``,
+        or None: not signed with this pairing's code.
+
+        >>> signed = sign(Pairing("A", "B", "7K3M-Q9XZ", 3).key, {"kind": "ack", "ply": 1})
+        >>> Pairing("B", "A", "7K3M-Q9XZ").number_of(signed)
+        3
+        """
+        return next((n for n in range(1, self.number + AHEAD + 1)
+                     if n != self.number and verify(self.key_of(n), message) is not None), None)
 
     @property
     def outbox(self) -> str:
@@ -236,18 +256,20 @@ class RemoteOpponent:
     its ``send``, and this object as one of its channels). ``turns``: the game's turns so
     far as this board's journal holds them, ``(player, move)``; ``uid``: the game's uid in
     the journal, whose written entries (:meth:`written`) are what is sent; ``note`` says
-    a line on the terminal and the page."""
+    a line on the terminal and the page; ``ahead`` hears the number of the pairing's game
+    the other board is on where it is a later one than this board's."""
 
     def __init__(self, pairing: Pairing, side: str, game: Game, link, *, uid: str,
                  turns: list[tuple[str, str]] = (), note: Callable[[str], None] = print,
                  commands: queue.Queue | None = None, resend: float = RESEND,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic,
+                 ahead: Callable[[int], None] = lambda number: None) -> None:
         self.pairing, self.side, self.game, self.link, self.uid = pairing, side, game, link, uid
         self.label = f"board:{pairing.peer}"
         self.thinking = False  # the other board's player decides (Opponent contract)
         self.code = pairing.code
         self.topics = [pairing.inbox]
-        self.note, self.resend, self.now = note, resend, now
+        self.note, self.resend, self.now, self.ahead = note, resend, now, ahead
         self.commands = commands  # the board's corrections: a takeback made on the other
         self._asked_back: tuple[int, int] | None = None  # the takeback asked there last
         # a turn of theirs taken back there before it was carried out here (it may be lit)
@@ -331,14 +353,32 @@ class RemoteOpponent:
         body = verify(self.pairing.key, data)
         peer, me = self.pairing.peer, self.pairing.me
         if body is None:
-            self._say(f"a message from board {peer} not signed with this pairing's code "
-                      "was refused (is the same code given on both boards?)")
+            theirs = self.pairing.number_of(data)
+            if theirs is None or data.get("kind") == "hello":  # (else: sent late: dropped)
+                self._not_this_game(theirs)
             return
         if body.get("from") != peer or body.get("to") != me or body.get("kind") not in KINDS:
             self._say(f"a message on the pairing with board {peer} not from it was refused")
             return
         with self._lock:
             getattr(self, f"_on_{body['kind']}")(body)
+
+    def _not_this_game(self, theirs: int | None) -> None:
+        """A message not signed for this game: the hello of another game of the pairing
+        (``theirs``: the game the other board is on), or none of the pairing's."""
+        peer, mine = self.pairing.peer, self.pairing.number
+        if theirs is None:
+            self._say(f"a message from board {peer} not signed with this pairing's code "
+                      "was refused (is the same code given on both boards?)")
+        elif theirs > mine:
+            self.ahead(theirs)
+            self._say(f"board {peer} is on game {theirs} with this board, this board on game "
+                      f"{mine}: start a new game here too (--new, or New game on the page); "
+                      "no turn is played between them")
+        else:
+            self._say(f"board {peer} is still on game {theirs} with this board, this board on "
+                      f"game {mine}: start a new game on board {peer} too; no turn is played "
+                      "between them")
 
     def _on_hello(self, body: dict) -> None:
         turns = body.get("turns")
@@ -466,30 +506,46 @@ def heading(opponent: object) -> str:
     >>> remote = RemoteOpponent(Pairing("A", "B", "7K3M-Q9XZ"), "dark",
     ...                         Game("tessella", "", "clear"), link=None, uid="g")
     >>> heading(remote), heading(None)
-    ('against board:B (dark), pairing code 7K3M-Q9XZ', '')
+    ('against board:B (dark), pairing code 7K3M-Q9XZ, game 1', '')
     """
     if not isinstance(opponent, RemoteOpponent):
         return ""
-    return f"against {opponent.label} ({opponent.side}), pairing code {opponent.code}"
+    return (f"against {opponent.label} ({opponent.side}), pairing code {opponent.code}, "
+            f"game {opponent.pairing.number}")
 
 
 def pairing_code(journal: Journal, uid: str, peer: str, given: str | None,
-                 mine: str) -> tuple[str, str]:
-    """The pairing's code and the line that shows it: ``given`` (``--pair``), else the one
-    this board made for this game with ``peer`` before it was restarted, else a new one;
-    kept in the journal. ``mine``: the side this board's player plays (the other board's
-    opponent, which the line tells it)."""
+                 mine: str) -> tuple[Pairing, str]:
+    """The pairing with ``peer`` for this board's game ``uid`` and the line that shows its
+    code: the code ``given`` (``--pair``), else the one this board holds for ``peer``, else
+    a new one; kept in the journal. A new game of a pairing keeps its code and counts on
+    (game 2, 3, ...: the key of each game is its own, so no message of one game fits
+    another); where the other board was seen on a later game, this board's new game is
+    that one. ``mine``: the side this board's player plays (the other board's opponent,
+    which the line tells it)."""
     code = normal_code(given) if given is not None else None
     stored = json.loads(journal.meta("pairing") or "{}")
-    if code is None and stored.get("peer") == peer and stored.get("game") == uid:
-        code = stored.get("code")
-    if code is None:
-        code = new_code()
-    journal.set_meta("pairing", json.dumps({"peer": peer, "game": uid, "code": code}))
+    number, ahead = 1, 0
+    if stored.get("peer") == peer and stored.get("code") and code in (None, stored["code"]):
+        code, number, ahead = stored["code"], stored.get("number", 1), stored.get("ahead", 0)
+        if stored.get("game") != uid:
+            number, ahead = max(number + 1, ahead), 0
+    code = code or new_code()
+    journal.set_meta("pairing", json.dumps({"peer": peer, "game": uid, "code": code,
+                                            "number": number, "ahead": ahead}))
+    shown = f"pairing code {code} (game {number} with board {peer})"
     if given is None:
-        return code, (f"pairing code {code}: on board {peer} give --opponent "
-                      f"board:{journal.board} --opponent-side {mine} --pair {code}")
-    return code, f"pairing code {code}: board {peer} shows the same"
+        return Pairing(journal.board, peer, code, number), (
+            f"{shown}: on board {peer} give --opponent board:{journal.board} "
+            f"--opponent-side {mine} --pair {code}")
+    return Pairing(journal.board, peer, code, number), f"{shown}: board {peer} shows the same"
+
+
+def remember_ahead(journal: Journal, number: int) -> None:
+    """Keep in the journal that the other board was seen on the pairing's game ``number``
+    (this board's next new game is that one)."""
+    stored = json.loads(journal.meta("pairing") or "{}")
+    journal.set_meta("pairing", json.dumps({**stored, "ahead": number}))
 
 
 def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
@@ -506,10 +562,10 @@ def open_remote(peer: str, side: str, writer: GameWriter, link: BoardLink, *,
         mine = next(p for p in log.state.PLAYERS if p != side)
         game = Game(log.game, log.start.get("position") or "", mine)
         turns = [(commit.player, commit.text) for commit in log.turns]
-    code, line = pairing_code(journal, writer.uid, peer, pair, mine)
-    pairing = Pairing(journal.board, peer, code)
+    pairing, line = pairing_code(journal, writer.uid, peer, pair, mine)
     remote = RemoteOpponent(pairing, side, game, link, uid=writer.uid, turns=turns, note=note,
-                            commands=link.commands)
+                            commands=link.commands,
+                            ahead=lambda number: remember_ahead(journal, number))
     remote._say(line)
     link.add_channel(remote)
     listeners = journal.writer().listeners

@@ -56,7 +56,7 @@ def opponent_json(service: BoardService) -> dict | None:
         out["picked"] = opponent.picked(state)
         out["options"] = _options(opponent, state)
     if isinstance(opponent, RemoteOpponent):  # the code both boards show, the last news
-        out["code"] = opponent.code
+        out["code"], out["game"] = opponent.code, opponent.pairing.number
         out["news"] = opponent.said[-1] if opponent.said else None
     return out
 

@@ -31,12 +31,12 @@ class Run:
     ``theirs``), on the broker at ``port``; ``code``: ``--pair``, if given."""
 
     def __init__(self, folder: Path, name: str, peer: str, theirs: str, code: str | None,
-                 port: int, game: str = "tessella") -> None:
+                 port: int, game: str = "tessella", *more: str) -> None:
         self.name, self.game = name, game
         args = [sys.executable, "-m", "sensorboard", "run", "--game", game,
                 "--backend", "sim", "--board", name, "--records", str(folder / name),
                 "--mqtt", f"mqtt://127.0.0.1:{port}", "--opponent", f"board:{peer}",
-                "--opponent-side", theirs] + (["--pair", code] if code else [])
+                "--opponent-side", theirs, *more] + (["--pair", code] if code else [])
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1,
                                      env={**os.environ, "BLINKA_OS_AGNOSTIC": "1"})

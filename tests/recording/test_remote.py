@@ -8,7 +8,7 @@ import queue
 import pytest
 
 import rules
-from sensorboard import events
+from sensorboard import events, remote
 from sensorboard.cli import main
 from sensorboard.journal import Entry, Journal
 from sensorboard.remote import (
@@ -44,7 +44,8 @@ class Wire:
 class Side:
     """One board: its game, its journal's turns and its opponent (the other board)."""
 
-    def __init__(self, me: str, peer: str, plays: str, turns=(), note=None) -> None:
+    def __init__(self, me: str, peer: str, plays: str, turns=(), note=None, number=1,
+                 pairing=None) -> None:
         self.state = rules.new_game("tessella")
         for _, move in turns:
             self.state.push_str(move)
@@ -53,7 +54,7 @@ class Side:
         self.lines: list[str] = []
         self.clock = [0.0]
         self.remote = RemoteOpponent(
-            Pairing(me, peer, CODE), theirs,
+            pairing or Pairing(me, peer, CODE, number), theirs,
             Game("tessella", rules.new_game("tessella").position_str(), plays), self.wire,
             uid="g", turns=list(turns), note=note or self.lines.append,
             now=lambda: self.clock[0])
@@ -235,17 +236,56 @@ def test_a_bad_code_is_one_line(code):
         normal_code(code)
 
 
-def test_the_code_made_for_a_game_is_kept_for_it_and_given_codes_are_kept(tmp_path):
+def test_a_new_game_keeps_the_code_and_counts_on_and_given_codes_are_kept(tmp_path):
     journal = Journal(tmp_path / "journal.sqlite", board="A")
-    code, line = pairing_code(journal, "g1", "B", None, "clear")
-    assert normal_code(code) == code
-    assert line == (f"pairing code {code}: on board B give --opponent board:A "
-                    f"--opponent-side clear --pair {code}")
-    assert pairing_code(journal, "g1", "B", None, "clear")[0] == code  # restarted
-    assert pairing_code(journal, "g2", "B", None, "clear")[0] != code  # a new game
-    assert pairing_code(journal, "g2", "B", "m8rt 4xq2", "clear") == (
-        "M8RT-4XQ2", "pairing code M8RT-4XQ2: board B shows the same")
+    pairing, line = pairing_code(journal, "g1", "B", None, "clear")
+    code = pairing.code
+    assert normal_code(code) == code and pairing.number == 1
+    assert line == (f"pairing code {code} (game 1 with board B): on board B give "
+                    f"--opponent board:A --opponent-side clear --pair {code}")
+    assert pairing_code(journal, "g1", "B", None, "clear")[0] == pairing  # restarted
+    assert pairing_code(journal, "g2", "B", None, "clear")[0] == Pairing("A", "B", code, 2)
+    assert pairing_code(journal, "g3", "B", code, "clear")[0].number == 3  # --pair as before
+    given, line = pairing_code(journal, "g3", "B", "m8rt 4xq2", "clear")
+    assert (given, line) == (Pairing("A", "B", "M8RT-4XQ2", 1),
+                             "pairing code M8RT-4XQ2 (game 1 with board B): board B shows the "
+                             "same")
+    assert pairing_code(journal, "g3", "C", None, "clear")[0].code != "M8RT-4XQ2"
     journal.close()
+
+
+def test_boards_on_different_games_of_a_pairing_play_nothing_and_say_which_is_behind(
+        tmp_path):
+    """Board A began a new game (its second with B), B goes on with the first: neither
+    plays the other's turns, each says what to do, and B's next new game is A's."""
+    journal = Journal(tmp_path / "journal.sqlite", board="B")
+    b_pairing = pairing_code(journal, "g1", "A", CODE, "dark")[0]
+    a, b = Side("A", "B", "clear", number=2), Side("B", "A", "dark", pairing=b_pairing)
+    b.remote.ahead = lambda number: remote.remember_ahead(journal, number)
+    pair(a, b)
+    a.commit("c1-c2")
+    assert b.remote.poll(b.state) is None and not b.remote.waiting
+    assert b.lines[-1] == ("board A is on game 2 with this board, this board on game 1: start "
+                           "a new game here too (--new, or New game on the page); no turn is "
+                           "played between them")
+    assert a.lines[-1] == ("board B is still on game 1 with this board, this board on game 2: "
+                           "start a new game on board B too; no turn is played between them")
+    assert pairing_code(journal, "g2", "A", CODE, "dark")[0].number == 2  # B's new game
+    journal.close()
+
+
+def test_a_message_of_the_pairings_earlier_game_is_not_played_in_the_next():
+    a, b = Side("A", "B", "clear"), Side("B", "A", "dark")
+    pair(a, b)
+    a.commit("c1-c2")
+    earlier = [m for _, m in a.wire.sent if m["kind"] == "turn"][-1]
+    a2, b2 = Side("A", "B", "clear", number=2), Side("B", "A", "dark", number=2)
+    pair(a2, b2)
+    b2.remote.receive("sensorboard/A/play/B", earlier)  # sent again, late
+    assert b2.remote.poll(b2.state) is None and not b2.remote.waiting
+    assert not b2.lines  # (a late message says nothing of the game board A is on)
+    play(a2, b2, TURNS[:2])
+    assert b2.journal == [("clear", "c1-c2"), ("dark", "a4-b4")]
 
 
 @pytest.mark.parametrize(("args", "line"), [

@@ -85,3 +85,38 @@ def test_two_boards_play_through_mosquitto_and_each_survives_a_kill(tmp_path, br
                                          *expected[TAKEN_BACK_AT - 1:]]
         assert journal_turns(folder, "takeback") == [undone]
 
+
+def test_a_new_game_on_both_boards_keeps_the_pairing(tmp_path, broker):
+    """The boards play a turn, stop, and start again: board A with a new game (``--new``),
+    B going on with the first; each says which is behind and no turn crosses. B started
+    with a new game too (its command line as before, with ``--new``): both show the same
+    code and game 2, and the new game's turn is played on both."""
+    pair = start_pair(tmp_path, broker.port, "tessella", ("clear", "dark"))
+    a, b = (pair[name][0] for name in "AB")
+    code = pair["B"][1][2]
+    assert any(f"pairing code {code} (game 1 with board A)" in line for line in b.seen)
+    carry_out(a, [], "c1-c2", random.Random(1))
+    b.wait_for("board:A: c1-c2 ")
+    carry_out(b, [], "c1-c2", random.Random(1))
+    for board in (a, b):
+        assert board.quit() == 0
+    a = Run(tmp_path, "A", "B", "dark", None, broker.port, "tessella", "--new")
+    assert a.wait_for(r"pairing code (\S+) \(game 2 with board B\)").group(1) == code
+    b = Run(tmp_path, "B", "A", "clear", code, broker.port)
+    try:
+        b.wait_for("resuming the unfinished tessella game")
+        b.wait_for("board A is on game 2 with this board, this board on game 1: start a new "
+                   "game here too")
+        a.wait_for("board B is still on game 1 with this board, this board on game 2")
+        assert b.quit() == 0
+        b = Run(tmp_path, "B", "A", "clear", code, broker.port, "tessella", "--new")
+        b.wait_for(rf"pairing code {code} \(game 2 with board A\): board A shows the same")
+        carry_out(a, [], "b1-b2", random.Random(2))
+        b.wait_for("board:A: b1-b2 ")
+        carry_out(b, [], "b1-b2", random.Random(2))
+    finally:
+        for board in (a, b):
+            if board.proc.poll() is None:
+                board.quit()
+    for name in "AB":
+        assert journal_turns(tmp_path / name) == [(1, "clear", "c1-c2"), (1, "clear", "b1-b2")]

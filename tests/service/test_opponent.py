@@ -297,11 +297,13 @@ def test_a_turn_the_sensors_cannot_see_is_said_to_end_with_the_clock():
         service.close()
 
 
+@pytest.mark.parametrize("side", [None, "blue"], ids=["shared", "opponents-side"])
 @pytest.mark.parametrize("turn", ["roll 4 none", "roll 4 1"], ids=["forfeit", "stacked"])
-def test_the_shared_clock_ends_an_opponents_unseen_turn_without_a_question(turn):
+def test_the_clock_ends_an_opponents_unseen_turn_without_a_question(turn, side):
     """Telec with physical dice: the opponent's forfeit, or a pyramid it stacks from its
     stash onto its own, shows nothing on the board; carried out as lit, the one clock
-    button says it is done (nobody else at this board could have pressed it)."""
+    button (nobody else at this board could have pressed it), or the opponent's side of
+    a clock per player, says it is done."""
     clock = VirtualClock()
     state = rules.new_game("telec")
     for word in "roll 4 6 roll null 2".split():
@@ -318,7 +320,7 @@ def test_the_shared_clock_ends_an_opponents_unseen_turn_without_a_question(turn)
         assert guidance.advice(service)["text"].endswith(guidance.SILENT)
         if turn.endswith(" 1"):
             run.play([{"t": 0.5, "op": "place", "cell": "a1"}])
-        out += service.press("clock")
+        out += service.press("clock", side)
         assert [x["move"] for x in out if x["type"] == "move"] == [turn]
         assert not [x for x in out if x["type"] == "prompt"]
     finally:

@@ -21,8 +21,9 @@ def test_another_board_from_the_menu_shows_the_pairing_code(tmp_path, broker):
         code = shown["code"]
         assert re.fullmatch(r"[0-9A-Z]{4}-[0-9A-Z]{4}", code)
         assert (shown["value"], shown["label"], shown["side"]) == ("board:B", "board:B", "dark")
-        assert shown["news"] == f"pairing code {code}: on board B give --opponent board:A " \
-                                f"--opponent-side clear --pair {code}"
+        assert shown["news"] == f"pairing code {code} (game 1 with board B): on board B give " \
+                                f"--opponent board:A --opponent-side clear --pair {code}"
+        assert shown["game"] == 1
         assert {"value": "board:", "label": "another board (its name; docs/remote.md)"} in \
             server.call(server.session.full)["against"]
         assert server.post("against", {"opponent": "board:C", "pair": "m8rt 4xq2"})[0] == 200
@@ -57,7 +58,7 @@ def test_the_menu_pairs_another_board_and_shows_its_code_in_chromium(tmp_path, b
         page.fill("#against-code", "m8rt-4xq2")
         page.get_by_role("button", name="Play").click()
         expect(page.locator("#opponent-turn")).to_have_text(
-            "Playing against board:B (dark). Pairing code M8RT-4XQ2.")
+            "Playing against board:B (dark). Pairing code M8RT-4XQ2, game 1.")
         expect(page.locator("#against-name")).to_have_value("B")
     finally:
         server.stop()

@@ -10,7 +10,7 @@ let pickFrom = null;    // the cell picked first (from) while picking a turn
 function opponentText(opp) {
   if (opp.code) {  // another board: the pairing code both boards show, and its news
     const said = opp.news && !opp.news.startsWith("pairing code") ? ` ${opp.news}.` : "";
-    return `${remoteText(opp)} Pairing code ${opp.code}.${said}`;
+    return `${remoteText(opp)} Pairing code ${opp.code}, game ${opp.game}.${said}`;
   }
   return remoteText(opp);
 }
