@@ -82,7 +82,7 @@ def propose(state: rules.GameState, text: str) -> Proposal:
     """The :class:`Proposal` of ``text`` at ``state`` (left as it is); raises
     :class:`TurnError` naming the first decision the position does not allow. A turn may
     stop where a die is to be rolled (the board's die rolls it)."""
-    work, line = state.clone(), []
+    work, line, rolled = state.clone(), [], False
     player = state.to_move
     for token in text.split():
         if work.outcome() is not None or work.to_move not in (player, rules.CHANCE):
@@ -94,12 +94,35 @@ def propose(state: rules.GameState, text: str) -> Proposal:
         faces = [face for face, _ in work.chance_outcomes()]
         if decision not in (faces or work.legal_moves()):
             raise TurnError(f"{token}: not a legal decision of {player} here")
+        rolled = rolled or bool(faces)
         work.push(decision)
         line.append(decision)
     if not line:
         raise TurnError("an empty turn")
     hint = explain(state, Result(line[0], 0.5, 0, tuple(line)))
+    if rolled:  # the opponent rolled: the player here carries it out, rolling nothing
+        hint = hint._replace(words=said(state, line))
     return Proposal(len(state.move_stack), player, tuple(line), hint)
+
+
+def said(state: rules.GameState, line: list[Hashable]) -> str:
+    """The turn ``line`` in words, each decision's as the rules say it, a roll it holds
+    said as made.
+
+    >>> said(rules.new_game("telec"), rules.new_game("telec").parse_turn("roll 4 5"))
+    'Blue rolled 4: enter on a1; then size 5 pyramid'
+    """
+    work, texts, roller = state.clone(), [], state.to_move
+    for decision in line:
+        text, _ = work.decision_words(decision)
+        if work.to_move == rules.CHANCE:
+            rolled = f"{roller.capitalize()} rolled {text[:1].lower()}{text[1:]}"
+            texts[-1:] = [rolled]  # in place of "Roll the die"
+        else:
+            roller = work.to_move
+            texts.append(text)
+        work.push(decision)
+    return "; then ".join([*texts[:1], *(t[:1].lower() + t[1:] for t in texts[1:])])
 
 
 def frame(proposal: Proposal, now: float) -> dict[str, str]:

@@ -45,11 +45,13 @@ def test_telec_with_physical_dice_between_two_boards_and_a_kill(tmp_path, broker
     boards = {name: run for name, (run, _) in pair.items()}
     asked: dict[str, list[str]] = {"A": [], "B": []}
     try:
-        for ply, (_, move) in enumerate(game, 1):
+        for ply, (player, move) in enumerate(game, 1):
             mover, other = (boards[n] for n in (("A", "B") if ply % 2 else ("B", "A")))
             played = [m for _, m in game[:ply - 1]]
             asked[mover.name] += runs.make_turn(mover, played, move, rng)
-            other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
+            lit = other.wait_for(f"board:{mover.name}: {re.escape(move)} (.*)$").group(1)
+            if move.startswith("roll "):  # what was rolled there, not a roll to make here
+                assert lit.startswith(f"({player.capitalize()} rolled {move.split()[1]}: ")
             if ply in KILLED_AT:  # the other's turn is lit, not carried out
                 assert len(journal_turns(tmp_path / other.name)) == ply - 1
                 other = boards[other.name] = runs.restarted(other, pair[other.name][1],
