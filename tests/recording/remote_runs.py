@@ -87,12 +87,17 @@ def position(game: str, played: list[str]) -> rules.GameState:
 
 
 def put_back(board: Run, played: list[str]) -> None:
-    """A simulated board comes up as a new game: put its pieces where the game stands."""
-    start = rules.new_game(board.game).physical()
-    now = position(board.game, played).physical()
+    """A simulated board comes up as a new game: put its pieces where the game stands
+    (a figure, lifted and put down whole, as one piece)."""
+    state = position(board.game, played)
+    start, now = rules.new_game(board.game).physical(), state.physical()
     changed = sorted(c for c in set(start) | set(now) if start.get(c) != now.get(c))
-    lifts = [f"lift {c}" for c in changed for _ in start.get(c, ())]
-    places = [f"place {c}" for c in changed for _ in now.get(c, ())]
+
+    def count(stack: tuple[str, ...]) -> int:
+        return min(len(stack), 1) if state.FIGURES else len(stack)
+
+    lifts = [f"lift {c}" for c in changed for _ in range(count(start.get(c, ())))]
+    places = [f"place {c}" for c in changed for _ in range(count(now.get(c, ())))]
     ops = [op for pair in zip(lifts, places, strict=False) for op in pair]
     board.send(*ops, *lifts[len(places):], *places[len(lifts):])
 

@@ -2,8 +2,9 @@
 a process of its own: the decisions no sensor sees (an attack's take, a swap, a draw
 from the pool, or ``none``) are answered on the board where the turn is made, and cross
 with the turn: the other board lights it, its player carries out the visible part and
-the board commits the whole turn without asking anything. Both journals hold every
-turn once, its decisions with it."""
+the board commits the whole turn without asking anything. One board is killed
+(SIGKILL) with the other's turn lit and started again. Both journals hold every turn
+once, its decisions with it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.recording.remote_runs import journal_turns
 
 GAME = "tesulda"
 SEED, TURNS = 130, 8  # swaps, a capture with `none` and a draw, one with a take and a swap
+KILLED_AT = 4  # board A is killed once B's turn of this ply (a move and a swap) is lit
 
 
 def planned_game(seed: int) -> list[tuple[str, str]]:
@@ -49,6 +51,10 @@ def test_tesulda_decisions_no_sensor_sees_cross_between_two_boards(tmp_path, bro
             played = [m for _, m in game[:ply - 1]]
             asked += runs.make_turn(mover, played, move, rng)
             other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
+            if ply == KILLED_AT:  # its swap lit, not carried out
+                other = boards[other.name] = runs.restarted(other, pair[other.name][1],
+                                                            tmp_path, broker.port, played)
+                other.wait_for(f"board:{mover.name}: {re.escape(move)} ")
             assert runs.make_turn(other, played, move, rng) == []  # nothing asked there
     finally:
         for board in boards.values():
