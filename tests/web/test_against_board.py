@@ -32,6 +32,21 @@ def test_another_board_from_the_menu_shows_the_pairing_code(tmp_path, broker):
         server.stop()
 
 
+def test_a_new_game_on_the_page_keeps_the_pairing_and_counts_on(tmp_path, broker):
+    factory = default_factory("sim", records=str(tmp_path / "A"), board="A",
+                              mqtt=f"mqtt://127.0.0.1:{broker.port}")
+    server = Server(WebSession("tessella", factory)).start()
+    try:
+        assert server.post("against", {"opponent": "board:B", "side": "dark"})[0] == 200
+        code = server.state()["opponent"]["code"]
+        assert server.post("new", {"game": "tessella"})[0] == 200
+        shown = server.state()["opponent"]
+        assert (shown["label"], shown["code"], shown["game"]) == ("board:B", code, 2)
+        assert shown["news"].startswith(f"pairing code {code} (game 2 with board B)")
+    finally:
+        server.stop()
+
+
 def test_another_board_needs_a_broker(tmp_path):
     server = start_server()
     try:
