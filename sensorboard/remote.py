@@ -8,8 +8,10 @@ sessions, one topic per direction of a pairing:
 - ``sensorboard/<from>/play/<to>``: what board ``from`` says to board ``to``.
 
 Every message is a JSON object signed with the pairing's key (HMAC-SHA256), a key derived
-from the pairing code both boards show, so a message from anyone without the code is
-refused; on a secured hall the broker's ACL also lets only board ``from`` write its topic.
+from the pairing code both boards show and the number of the pairing's game (a new game
+keeps the code and counts on), so a message from anyone without the code, or of another
+game, is refused; on a secured hall the broker's ACL also lets only board ``from`` write
+its topic.
 
 - ``hello`` ``{turns, game, position, side}``: on every (re)connect and again while
   unanswered: how many turns this board's game holds, the game and its start position,
