@@ -284,6 +284,7 @@ class RemoteOpponent:
         self.agreed: bool | None = None  # None until the other board's hello
         self.refused: dict[int, str] = {}  # plies refused here, and why
         self.said: list[str] = []  # every line said, in order (the page shows the last)
+        self.apart = False  # the last hello heard was of another game than this one
         self.last_sent = float("-inf")
         self.on_close: list[Callable[[], None]] = []
         self._lock = threading.RLock()
@@ -374,13 +375,16 @@ class RemoteOpponent:
                       "was refused (is the same code given on both boards?)")
         elif theirs > mine:
             self.ahead(theirs)
-            self._say(f"board {peer} is on game {theirs} with this board, this board on game "
-                      f"{mine}: start a new game here too (--new, or New game on the page); "
-                      "no turn is played between them")
+            self._apart(f"board {peer} is on game {theirs} with this board, this board on game "
+                        f"{mine}: start a new game here too (--new, or New game on the page)")
         else:
-            self._say(f"board {peer} is still on game {theirs} with this board, this board on "
-                      f"game {mine}: start a new game on board {peer} too; no turn is played "
-                      "between them")
+            self._apart(f"board {peer} is still on game {theirs} with this board, this board "
+                        f"on game {mine}: start a new game on board {peer} too")
+
+    def _apart(self, why: str) -> None:
+        """The other board plays another game than this one: nothing goes between them."""
+        self.apart = True
+        self._say(f"{why}; no turn is played between them")
 
     def _on_hello(self, body: dict) -> None:
         turns = body.get("turns")
@@ -391,9 +395,12 @@ class RemoteOpponent:
         if not body.get("seen"):
             self._hello()  # so the other board knows (and says what differs)
         if why is not None:
-            self._say(f"board {self.pairing.peer}: {_plain(why)}; no turn is played between "
-                      "them")
+            self._apart(f"board {self.pairing.peer}: {_plain(why)}")
             return
+        if self.apart:  # said otherwise before: the line the page shows is this one now
+            self.apart = False
+            self._say(f"board {self.pairing.peer} plays this game with this board now (game "
+                      f"{self.pairing.number}): the game goes on")
         self.acked = turns
         for ply in sorted(p for p in self.mine if p > turns):
             self._send_turn(ply)

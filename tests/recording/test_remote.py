@@ -272,6 +272,9 @@ def test_boards_on_different_games_of_a_pairing_play_nothing_and_say_which_is_be
                            "start a new game on board B too; no turn is played between them")
     assert pairing_code(journal, "g2", "A", CODE, "dark")[0].number == 2  # B's new game
     journal.close()
+    pair(a, Side("B", "A", "dark", number=2))
+    assert a.lines[-1] == "board B plays this game with this board now (game 2): the game " \
+                          "goes on"
 
 
 def test_a_message_of_the_pairings_earlier_game_is_not_played_in_the_next():

@@ -111,6 +111,7 @@ def test_a_new_game_on_both_boards_keeps_the_pairing(tmp_path, broker):
         assert b.quit() == 0
         b = Run(tmp_path, "B", "A", "clear", code, broker.port, "tessella", "--new")
         b.wait_for(rf"pairing code {code} \(game 2 with board A\): board A shows the same")
+        a.wait_for(r"board B plays this game with this board now \(game 2\)")
         carry_out(a, [], "b1-b2", random.Random(2))
         b.wait_for("board:A: b1-b2 ")
         carry_out(b, [], "b1-b2", random.Random(2))
