@@ -86,11 +86,12 @@ def position(game: str, played: list[str]) -> rules.GameState:
     return state
 
 
-def put_back(board: Run, played: list[str]) -> None:
-    """A simulated board comes up as a new game: put its pieces where the game stands
-    (a figure, lifted and put down whole, as one piece)."""
+def put_back(board: Run, played: list[str], shown: list[str] = ()) -> None:
+    """Put the board's pieces where the game stands after ``played`` from where they stand
+    after ``shown`` (a simulated board comes up as a new game: ``()``); a figure, lifted
+    and put down whole, counts as one piece."""
     state = position(board.game, played)
-    start, now = rules.new_game(board.game).physical(), state.physical()
+    start, now = position(board.game, list(shown)).physical(), state.physical()
     changed = sorted(c for c in set(start) | set(now) if start.get(c) != now.get(c))
 
     def count(stack: tuple[str, ...]) -> int:
