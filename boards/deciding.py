@@ -232,6 +232,7 @@ class Deciding:
         player asked instead of the unseen one they were asked about, or the next turn
         begun once the question is declined (it is then read as part of that turn). After
         the visible part of the turn, see :meth:`_while_choosing`."""
+        ev = self.evidence
         if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
             # was another turn of the mover's done, :meth:`_another_done`).
@@ -239,9 +240,9 @@ class Deciding:
         if self.after_visible:
             return self._while_choosing(t)
         if self._prompt is None or NONE not in self._prompt.options or not any(
-                self.current[c] not in evidence.in_hand(self, c) for c in self.differing):
+                self.current[c] not in evidence.in_hand(ev, c) for c in self.differing):
             return []
-        visible = any(not c.silent and evidence.consistent(self, c) for c in self.candidates)
+        visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)
         if self.no_turn:
             if not visible:
                 return []
@@ -269,7 +270,8 @@ class Deciding:
         hand in a swap, or the opponent beginning to take it), and the opponent's own (a
         touch, put back, leaves the question open; put down elsewhere, the opponent's turn
         has begun)."""
-        if self.lifting or any(evidence.shows_done(self, c) for c in self.asked):
+        ev = self.evidence
+        if self.lifting or any(evidence.shows_done(ev, c) for c in self.asked):
             return self._another_done(t)
         # Only a piece set down partway (a Dodger at a corner) goes on from where it was.
         empty = self.observe(())
@@ -281,7 +283,7 @@ class Deciding:
             # The piece on the enemy's cell was the enemy, touched while the mover held
             # theirs, which has now come down elsewhere: that turn was made instead.
             goes_on = [c for c in self.alive() if c.text not in self.declined
-                       and c not in self.asked and not c.silent and evidence.complete(self, c)]
+                       and c not in self.asked and not c.silent and evidence.complete(ev, c)]
         nxt = self._declined_tracker()
         next_turn = nxt is not None and bool(nxt.alive())
         if next_turn and not goes_on:
@@ -311,13 +313,14 @@ class Deciding:
         while the mover held their figure, or the opponent touched theirs after the
         capture: the sensors cannot tell, so the decisions taken are undone and which
         turn was made is asked."""
+        ev = self.evidence
         if self.lifting or self.no_turn:
             return []
         others = [c for c in self.alive() if c not in self.asked and not c.silent
-                  and c.text not in self.declined and evidence.complete(self, c)]
+                  and c.text not in self.declined and evidence.complete(ev, c)]
         if not others:
             return []
-        asked = [c for c in self.asked if evidence.shows_done(self, c)]
+        asked = [c for c in self.asked if evidence.shows_done(ev, c)]
         while len(self.state.move_stack) > self.turn_start:
             self.state.pop()
         self._prompt, self.deciding = None, None

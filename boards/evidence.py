@@ -1,22 +1,29 @@
-"""Evidence: what the sensors have shown this turn, and pure predicates of it about one
-candidate turn (:class:`boards.turns.Candidate`).
+"""Evidence: what the sensors have shown this turn, as a value, and pure predicates of it
+about one candidate turn (:class:`boards.turns.Candidate`): whether it is in progress
+(:func:`consistent`), done (:func:`complete`), a piece replaced rather than touched
+(:func:`replaced`), more pieces arrived than left (:func:`excess`), which cells keep it
+from being in progress (:func:`mismatch`), its first stage not yet carried out
+(:func:`stage`).
 
-Every function here reads an :class:`Evidence` (the tracker is one) and changes nothing.
+The tracker keeps the evidence up to date (:attr:`boards.tracker.Tracker.evidence`); these
+functions only read it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Protocol
+from typing import NamedTuple
 
 from .turns import Candidate, Observe, common_prefix, prefixes
 
 
-class Evidence(Protocol):
+class Evidence(NamedTuple):
     """What the sensors showed this turn: the board when it began (``before_pieces``, and
     what the sensors showed then, ``before``), now (``current``), what each cell has shown
-    (``seen``) and in which batch of changes (``history``), the cells that differ from the
-    start (``differing``) and those the last batch changed (``batch_cells``)."""
+    (``seen``) and in which batch of changes, numbered from 1 (``history``: cell -> (batch,
+    observation) in order, 0 for what it showed when the turn began), the cells that
+    differ from the start (``differing``) and those the last batch changed
+    (``batch_cells``)."""
 
     observe: Observe
     before_pieces: dict[str, tuple[str, ...]]
@@ -57,6 +64,7 @@ def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
 
 
 def in_hand(ev: Evidence, cell: str) -> frozenset:
+    """What ``cell``'s sensor shows while some of its start pieces are in hand."""
     return frozenset(ev.observe(p) for p in prefixes(ev.before_pieces[cell]))
 
 
@@ -112,6 +120,8 @@ def excess(ev: Evidence, cand: Candidate) -> tuple[int, list[str]]:
 
 
 def complete(ev: Evidence, cand: Candidate) -> bool:
+    """The board shows ``cand`` done: every cell as it leaves it, each piece it replaces
+    lifted before another came (:func:`replaced`), each stage it passes shown."""
     for cell, value in cand.final.items():
         if ev.current[cell] != value:
             return False

@@ -37,7 +37,8 @@ class Handover:
         to move explains: maybe they made an unseen turn (a Telec forfeit, a stack from the
         stash onto their own) and the opponent's turn has begun. Asked (``none``: no turn
         was made) where the board fits the opponent's turn once one is made."""
-        if not any(self.current[c] not in evidence.in_hand(self, c)
+        ev = self.evidence
+        if not any(self.current[c] not in evidence.in_hand(ev, c)
                    or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
                    for c in self.differing):
             return []
@@ -169,10 +170,11 @@ class Handover:
         away), or whose own pieces cannot have come to a cell replaced (a step onto the
         enemy single an entry bumped, its piece still on its own cell).
         """
-        replaced = evidence.swapped(self, self._alive)
-        shown = evidence.stages_shown(self, complete)
+        ev = self.evidence
+        replaced = evidence.swapped(ev, self._alive)
+        shown = evidence.stages_shown(ev, complete)
         return any(replaced <= cand.final.keys() and shown <= cand.allowed.keys()
-                   and evidence.may_arrive(self, cand, replaced)
+                   and evidence.may_arrive(ev, cand, replaced)
                    for cand in alive if cand not in complete)
 
     def _next_turn_made(self, cand: Candidate, board: dict[str, Hashable] | None = None,

@@ -31,11 +31,12 @@ class Shown:
 
     def _error_cells(self) -> dict[str, str]:
         # The fewest wrong cells; on a tie, blame a piece put down over a piece in hand.
+        ev = self.evidence
         best: dict[str, str] | None = None
         best_key = None
         # A turn that was complete and waiting is what the player most likely meant.
         for cand in self.pending or [c for c in self.candidates if c.text not in self.declined]:
-            wrong = evidence.mismatch(self, cand)
+            wrong = evidence.mismatch(ev, cand)
             key = (len(wrong), sum(1 for v in wrong.values() if v != "empty"))
             if best_key is None or key < best_key:
                 best, best_key = wrong, key
@@ -66,18 +67,20 @@ class Shown:
 
     def lifted(self) -> list[str]:
         """Cells whose pieces (some of them) are in hand."""
-        return sorted(c for c in self.differing if self.current[c] in evidence.in_hand(self, c))
+        ev = self.evidence
+        return sorted(c for c in self.differing if self.current[c] in evidence.in_hand(ev, c))
 
     def targets(self) -> dict[str, str]:
         """What the turn in progress still needs: cell -> "move" (a piece may go there),
         "capture" (a piece there may be replaced) or "lift" (a piece there may leave)."""
+        ev = self.evidence
         if not self.differing:
             return {}
         rank = {"lift": 0, "dodge": 1, "move": 2, "capture": 3}
         out: dict[str, str] = {}
         alive, in_hand = self._alive, bool(self.lifted())
-        for cand in [c for c in alive if evidence.forward(self, c)] or alive:
-            for cell, (b, a) in evidence.next_step(self, cand).items():
+        for cand in [c for c in alive if evidence.forward(ev, c)] or alive:
+            for cell, (b, a) in evidence.next_step(ev, cand).items():
                 common = common_prefix(b, a)
                 replaced = len(common) < len(b) and self.observe(common) not in self.seen[cell]
                 kind = "capture" if a and replaced else "move" if a else "lift"

@@ -35,7 +35,7 @@ from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .deciding import Deciding
 from .decisions import Turn
 from .events import Committed, Error, Event, Prompt, Rejected, Rolled, Settled, TakenBack
-from .evidence import Seen
+from .evidence import Evidence, Seen
 from .handover import Handover
 from .listing import Listing, Listings
 from .readings import Readings
@@ -176,8 +176,15 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
         it, :mod:`boards.readings`)."""
         return self._prompt
 
+    @property
+    def evidence(self) -> Evidence:
+        """What the sensors have shown this turn, as a value (:mod:`boards.evidence`)."""
+        return Evidence(self.observe, self.before_pieces, self.before, self.current, self.seen,
+                        self.history, self.differing, self.batch_cells)
+
     def alive(self) -> list[Candidate]:
-        return [c for c in self.candidates if evidence.consistent(self, c)]
+        ev = self.evidence
+        return [c for c in self.candidates if evidence.consistent(ev, c)]
 
     # --- inputs -------------------------------------------------------------------
 
@@ -197,11 +204,12 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
 
     def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         self._record(changes, t)
+        ev = self.evidence
         if self.deciding is not None:
             return self._while_deciding(t)
         asked_silent = self.pending and all(c.silent for c in self.pending)
         if self._prompt and asked_silent and any(
-                not c.silent and evidence.shows_done(self, c)
+                not c.silent and evidence.shows_done(ev, c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
             # instead: none was (a question still open when the next turn is made is
@@ -214,10 +222,11 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
 
     def _record(self, changes: list[tuple[str, Hashable]], t: float) -> None:
         """Keep track of what the cells show (and showed this turn, in which batch)."""
+        ev = self.evidence
         self.batch += 1
         self.declined = set()
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
-        self.lifting = all(evidence.taken(self, cell, value) for cell, value in changes)
+        self.lifting = all(evidence.taken(ev, cell, value) for cell, value in changes)
         self.batch_cells = [cell for cell, _ in changes]
         self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
         self.batches.append((self.batch, t, *self._batch))
@@ -310,7 +319,8 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
                 return events
             return events + self.press(button, t, player)
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
-        if self.lifting and not any(evidence.complete(self, c) for c in pending):
+        ev = self.evidence
+        if self.lifting and not any(evidence.complete(ev, c) for c in pending):
             # A piece taken up since: the next player's, where a waiting turn leaves the
             # board fitting their turn (a step onto an own piece shows only that lift), not
             # one turn's piece put down and lifted again, which the press would not end.
@@ -472,6 +482,7 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
     # --- reading the board ------------------------------------------------------------
 
     def _evaluate(self, t: float) -> list[Event]:
+        ev = self.evidence
         if self._prompt:
             return []  # the question stays open; the answer commits, then the board is read
         if self.restoring:
@@ -481,10 +492,10 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
         alive = self._alive = [c for c in self.alive() if c.text not in self.declined]
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
-        complete = [c for c in alive if not c.silent and evidence.complete(self, c)]
+        complete = [c for c in alive if not c.silent and evidence.complete(ev, c)]
         for cand in complete:
             self.done_at.setdefault(cand.text, self.batch)
-        if self.lifting and complete and evidence.cleared(self, complete):
+        if self.lifting and complete and evidence.cleared(ev, complete):
             self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
         waiting = [c for c in self.pending if c not in complete]
         if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
@@ -519,7 +530,7 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
                 # waiting shows nothing put down, and the mover, whose pieces may still be
                 # in hand, touched one of their own.
                 return []
-            if fits and evidence.put_back(self, waiting) and any(c not in fits for c in alive):
+            if fits and evidence.put_back(ev, waiting) and any(c not in fits for c in alive):
                 # A piece touched meanwhile put back: the longer turn and the next one are
                 # both still under way, as before it was lifted.
                 return []
@@ -578,11 +589,11 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
         if len(complete) > 1:
             # A piece held while another left, then a piece put on its cell, is a piece
             # replaced, not one put back: prefer the turns that account for it.
-            replaced = evidence.swapped(self, self._alive)
+            replaced = evidence.swapped(ev, self._alive)
             complete = [c for c in complete if replaced <= c.final.keys()] or complete
-            staged = evidence.staged(self, complete)
+            staged = evidence.staged(ev, complete)
             complete = [c for c in complete if staged <= c.lift.keys()] or complete
-            shown = evidence.stages_shown(self, complete)  # (the pad: a3-cz, not a3-a2 and a stray)
+            shown = evidence.stages_shown(ev, complete)  # (the pad: a3-cz, not a3-a2 and a stray)
             complete = [c for c in complete if shown <= c.allowed.keys()] or complete
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
@@ -608,7 +619,8 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
 
     def complete_turns(self) -> list[Candidate]:
         """The visible turns in progress that the board shows complete."""
-        return [c for c in self._alive if not c.silent and evidence.complete(self, c)]
+        ev = self.evidence
+        return [c for c in self._alive if not c.silent and evidence.complete(ev, c)]
 
     def turns(self) -> list[str]:
         """The committed turns' notations, oldest first (a turn of several decisions is
