@@ -240,3 +240,81 @@ class Handover:
         nxt = self._tracker_from(state, self.current)
         nxt._alive = nxt.alive()
         return nxt if nxt._alive else None
+
+    def _either_turn(self, t: float, waiting: list[Candidate], fits: list[Candidate],
+                     nexts: dict, alive: list[Candidate], complete: list[Candidate],
+                     ) -> list[Event] | None:
+        """A waiting turn broken by this event, the board fitting the next player's turn
+        after it (``fits``): where this turn and the next may both still be under way,
+        what is asked or held (None: neither)."""
+        if fits and (complete or not self.differing):
+            # Two histories the sensors cannot tell apart: this turn went on (or a
+            # piece was put back), or it was done and the next one began.
+            if self.held_board is None and len(fits[0].ways) == 1:
+                # Made, all that came since it was done is the next turns', in order
+                # (also what comes while it is asked: the next turn may go on).
+                self.held_board, self.since_held = self._since_pending()
+                self.held_for = {c.text for c in fits}
+            return self._ask([*fits, *complete], t, declinable=not complete)
+        if fits and self.lifting and (any(c not in fits for c in alive) or (
+                not any(c.takes or c.lift for c in waiting) and self._own_taken())):
+            # A piece taken up: a longer turn may be under way (a bump), or the turn
+            # waiting shows nothing put down, and the mover, whose pieces may still be
+            # in hand, touched one of their own.
+            return []
+        if fits and evidence.put_back(self.evidence, waiting) and any(
+                c not in fits for c in alive):
+            # A piece touched meanwhile put back: the longer turn and the next one are
+            # both still under way, as before it was lifted.
+            return []
+        if fits and (alive or self.lifting) and (self.lifting or not any(
+                nexts[c.text].complete_turns() or self._next_turn_held(c)
+                for c in fits)):
+            # Both may still be under way: this turn (an enemy piece touched while the
+            # shooter is in hand, now another enemy lifted; or any piece lifted, to be
+            # put back, while the mover holds theirs or may lift it again, a Tesulda
+            # Dodger set down at its corner) or the next one. The event that
+            # completes one of them tells (the next turn read in order since the
+            # board was held: a capture of the figure just moved); the waiting turn is
+            # kept meanwhile, and the pieces in hand are no error.
+            self.either = True
+            if self.held_board is None:
+                changes, prev = self._batch
+                self.held_board = {**self.current, **prev}
+                self.since_held = [(changes, t)]
+                self.held_for = {c.text for c in waiting}
+            return []
+        return None
+
+    def _waiting_done(self, t: float, waiting: list[Candidate], fits: list[Candidate],
+                      alive: list[Candidate]) -> list[Event] | None:
+        """A waiting turn broken by this event, not going on: it was done (committed, or
+        which one asked), and what came since is the next turn's (None: nothing tells)."""
+        if self.held_board is not None:
+            # Neither the piece put back nor this turn going on: the waiting turn was
+            # done (which one, the sensors may not tell), and what came since is the
+            # next turn's.
+            return self._commit_held(t) if len(waiting) == 1 else self._ask(waiting, t)
+        self.held_board = None
+        if len(fits) == 1 and len(fits[0].ways) == 1 and not self._asks_more(fits[0]):
+            # A turn of several decisions done: the changes since are read again, in
+            # order, as the next turn's (one done meanwhile unseen, a Telec step onto
+            # an own piece, then waits in turn, or is asked about).
+            return self._commit_since(fits[0], t)
+        if fits:
+            self.pending = []
+            if any(self._asks_more(c) for c in fits):
+                # Its questions come now (a Tesulda capture that waited while an enemy
+                # touched may have been the one taken); once they are answered, what
+                # the cells showed since it was done is the next turn's.
+                self.carry_from = self.pending_since
+            return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
+        if not alive and not self.lifting and len(waiting) == 1 and \
+                len(waiting[0].ways) == 1 and self._later_turns_made(waiting[0]):
+            # The board fits no turn begun from the waiting one as it shows now, but
+            # the changes since it was done, read in order, are the next player's
+            # turn and the one after (the next turn done unseen: a step onto an own
+            # piece, no clock pressed): the waiting turn was done. (Not while a piece
+            # is only taken up: a longer turn may be under way, the piece touched.)
+            return self._commit_since(waiting[0], t)
+        return None

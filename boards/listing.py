@@ -27,6 +27,25 @@ class Listing(NamedTuple):
 class Listings:
     """The tracker's lists of turns (a mixin of :class:`boards.tracker.Tracker`)."""
 
+    def _list_turn(self, listing: Listing | None) -> None:
+        """The turn begins with the turns of ``listing`` (None: listed when first needed)."""
+        # The position's turns as listed, before an expectation (:meth:`expect`) narrows
+        # them: the decisions made when they were listed, the list.
+        self._unfiltered = None if listing is None else (len(self.state.move_stack),
+                                                         listing.candidates)
+        self._candidates = None if listing is None else self._only_expected(listing.candidates)
+        self._listed_at = len(self.state.move_stack)  # the decisions made when they were
+        # The next position's turns after a turn waiting or unseen, listed by an idle scan
+        # (:meth:`prepare`): its decisions from the turn's start -> the candidates; and
+        # the turns (:meth:`_way`) whose next position is listed.
+        self._listed: dict[tuple, Listing] = {}
+        self._listed_after: set[tuple] = set()
+        # The ways of a turn being asked whose end has been looked at (:meth:`prepare`),
+        # and the ways asked once all have been.
+        self._ways_tried: set[tuple] = set()
+        self._ways_listed: list[Turn] | None = None
+        self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
+
     @property
     def candidates(self) -> list[Candidate]:
         """Every legal turn of the position with its physical effect (computed once a turn)."""

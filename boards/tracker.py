@@ -31,6 +31,7 @@ from typing import Protocol
 import rules
 
 from . import decisions, evidence
+from .clockpress import ClockPress
 from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .deciding import Deciding
 from .decisions import Turn
@@ -53,7 +54,7 @@ class Dice(Protocol):
     def roll(self, state: rules.GameState) -> Hashable: ...
 
 
-class Tracker(Readings, Listings, Handover, Deciding, Shown):
+class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     """Follows one game on one board. Feed it with :meth:`change`, :meth:`press`,
     :meth:`choose` and :meth:`tick`; each returns the events it produced."""
 
@@ -119,22 +120,11 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
-        # The position's turns as listed, before an expectation (:meth:`expect`) narrows
-        # them: the decisions made when they were listed, the list.
-        self._unfiltered = None if listing is None else (len(self.state.move_stack),
-                                                         listing.candidates)
-        self._candidates = None if listing is None else self._only_expected(listing.candidates)
-        self._listed_at = len(self.state.move_stack)  # the decisions made when they were
-        # The next position's turns after a turn waiting or unseen, listed by an idle scan
-        # (:meth:`prepare`): its decisions from the turn's start -> the candidates; and
-        # the turns (:meth:`_way`) whose next position is listed.
-        self._listed: dict[tuple, Listing] = {}
-        self._listed_after: set[tuple] = set()
-        # The ways of a turn being asked whose end has been looked at (:meth:`prepare`),
-        # and the ways asked once all have been.
-        self._ways_tried: set[tuple] = set()
-        self._ways_listed: list[Turn] | None = None
-        self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
+        self._list_turn(listing)
+        self._clear_turn()
+
+    def _clear_turn(self) -> None:
+        """Nothing is waiting, asked, held or read yet this turn."""
         self.pending: list[Candidate] = []
         self._prompt = None
         self.error = None
@@ -287,78 +277,7 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
             return [Rejected(t, f"unknown player {quote(player)}; players: {', '.join(players)}")]
         if self.restoring:
             return []
-        if self.deciding is not None and self.after_visible and player in (None, self.player):
-            # The mover's clock ends the turn: what is still open after its visible part
-            # counts as declined (a question that cannot be declined stays).
-            events = self._decline_rest(t)
-            if events:
-                return events
-        if self.either and not self._prompt:
-            # The waiting turn and the piece in hand: the press says the turn was done.
-            if len(self.pending) > 1:
-                self.held.append(player)
-                return self._ask(self.pending, t)
-            return self._commit_held(t) + self.press(button, t, player)
-        if self._prompt:
-            if player is None or player != self.player:
-                self.held.append(player)  # it counts once the question is answered
-            return []
-        if player is not None and player != self.state.to_move:
-            # The presser has moved: a complete turn of the opponent still waiting ends
-            # here, then the press counts for the presser's own turn.
-            pending = [c for c in self.pending if c in self._alive]
-            if len(pending) > 1:
-                # Which of the opponent's turns the sensors cannot tell: asked, and the
-                # press counts for the presser's own (maybe silent) turn after the answer.
-                self.held.append(player)
-                return self._ask(pending, t)
-            if not pending:
-                return []  # the player who has just moved ends their turn: nothing to ask
-            events = self._commit(pending[0], t)
-            if self._prompt or self.state.to_move != player:
-                return events
-            return events + self.press(button, t, player)
-        pending = [c for c in self.pending if c in self._alive]  # and the board shows it
-        ev = self.evidence
-        if self.lifting and not any(evidence.complete(ev, c) for c in pending):
-            # A piece taken up since: the next player's, where a waiting turn leaves the
-            # board fitting their turn (a step onto an own piece shows only that lift), not
-            # one turn's piece put down and lifted again, which the press would not end.
-            pending = [c for c in self.pending if self._next_turn_fits(c)] or pending
-        if pending and all(self._like_a_touch(c) for c in pending):
-            # A piece lifted and put back: an entry bumping it, or a touch and an unseen turn.
-            return self._ask([*pending, *(c for c in self.candidates if c.silent)], t)
-        if len(pending) == 1:
-            events = self._commit(pending[0], t)
-            if self.deciding is not None and self.after_visible:
-                events += self._decline_rest(t)
-            elif player is None and self._unseen_next():
-                # One shared button: the press that ended a waiting turn may be the next
-                # player's, ending an unseen turn (a forfeit, a stack from the stash).
-                events += self._press(button, t, player)
-            return events
-        if pending:
-            if player is None and self._unseen_after(pending):
-                self.held.append(player)  # and then it may end the next player's unseen turn
-            return self._ask(pending, t)
-        if self.differing:
-            # Nothing of the mover's is done, but their unseen turn (a Telec forfeit) and
-            # the opponent's turn since, read from the start, would be.
-            silent = [c for c in self.candidates if c.silent and c.ways
-                      and c.text not in self.declined and self._next_turn_done(c)]
-            if silent:
-                self.carry_from = 0
-                return self._ask(silent, t, declinable=True)
-        if not self.differing:
-            silent = [c for c in self.candidates if c.silent]
-            if len(silent) == 1 and (player is not None or self._expected_rest()):
-                # (an opponent's turn lit, carried out here: the press says it is done)
-                return self._commit(silent[0], t)
-            if silent:
-                # (a turn begun, an electronic die rolled, is no longer "none")
-                begun = len(self.state.move_stack) > self.turn_start
-                return self._ask(silent, t, declinable=player is None and not begun)
-        return []
+        return self._clock(t, player)
 
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
@@ -515,69 +434,11 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
             # the next player's turn after it, it was done and the next turn has begun.
             nexts = {c.text: self._next_turn(c) for c in waiting}
             fits = [c for c in waiting if nexts[c.text] is not None]
-            if fits and (complete or not self.differing):
-                # Two histories the sensors cannot tell apart: this turn went on (or a
-                # piece was put back), or it was done and the next one began.
-                if self.held_board is None and len(fits[0].ways) == 1:
-                    # Made, all that came since it was done is the next turns', in order
-                    # (also what comes while it is asked: the next turn may go on).
-                    self.held_board, self.since_held = self._since_pending()
-                    self.held_for = {c.text for c in fits}
-                return self._ask([*fits, *complete], t, declinable=not complete)
-            if fits and self.lifting and (any(c not in fits for c in alive) or (
-                    not any(c.takes or c.lift for c in waiting) and self._own_taken())):
-                # A piece taken up: a longer turn may be under way (a bump), or the turn
-                # waiting shows nothing put down, and the mover, whose pieces may still be
-                # in hand, touched one of their own.
-                return []
-            if fits and evidence.put_back(ev, waiting) and any(c not in fits for c in alive):
-                # A piece touched meanwhile put back: the longer turn and the next one are
-                # both still under way, as before it was lifted.
-                return []
-            if fits and (alive or self.lifting) and (self.lifting or not any(
-                    nexts[c.text].complete_turns() or self._next_turn_held(c)
-                    for c in fits)):
-                # Both may still be under way: this turn (an enemy piece touched while the
-                # shooter is in hand, now another enemy lifted; or any piece lifted, to be
-                # put back, while the mover holds theirs or may lift it again, a Tesulda
-                # Dodger set down at its corner) or the next one. The event that
-                # completes one of them tells (the next turn read in order since the
-                # board was held: a capture of the figure just moved); the waiting turn is
-                # kept meanwhile, and the pieces in hand are no error.
-                self.either = True
-                if self.held_board is None:
-                    changes, prev = self._batch
-                    self.held_board = {**self.current, **prev}
-                    self.since_held = [(changes, t)]
-                    self.held_for = {c.text for c in waiting}
-                return []
-            if self.held_board is not None:
-                # Neither the piece put back nor this turn going on: the waiting turn was
-                # done (which one, the sensors may not tell), and what came since is the
-                # next turn's.
-                return self._commit_held(t) if len(waiting) == 1 else self._ask(waiting, t)
-            self.held_board = None
-            if len(fits) == 1 and len(fits[0].ways) == 1 and not self._asks_more(fits[0]):
-                # A turn of several decisions done: the changes since are read again, in
-                # order, as the next turn's (one done meanwhile unseen, a Telec step onto
-                # an own piece, then waits in turn, or is asked about).
-                return self._commit_since(fits[0], t)
-            if fits:
-                self.pending = []
-                if any(self._asks_more(c) for c in fits):
-                    # Its questions come now (a Tesulda capture that waited while an enemy
-                    # touched may have been the one taken); once they are answered, what
-                    # the cells showed since it was done is the next turn's.
-                    self.carry_from = self.pending_since
-                return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
-            if not alive and not self.lifting and len(waiting) == 1 and \
-                    len(waiting[0].ways) == 1 and self._later_turns_made(waiting[0]):
-                # The board fits no turn begun from the waiting one as it shows now, but
-                # the changes since it was done, read in order, are the next player's
-                # turn and the one after (the next turn done unseen: a step onto an own
-                # piece, no clock pressed): the waiting turn was done. (Not while a piece
-                # is only taken up: a longer turn may be under way, the piece touched.)
-                return self._commit_since(waiting[0], t)
+            out = self._either_turn(t, waiting, fits, nexts, alive, complete)
+            if out is None:
+                out = self._waiting_done(t, waiting, fits, alive)
+            if out is not None:
+                return out
         if not alive:
             if not self.lifting and not self._prompt:
                 asked = self._unseen_then_next(t)
@@ -587,14 +448,26 @@ class Tracker(Readings, Listings, Handover, Deciding, Shown):
             # waits while the board is wrong, and the error timer runs.
             return []
         if len(complete) > 1:
-            # A piece held while another left, then a piece put on its cell, is a piece
-            # replaced, not one put back: prefer the turns that account for it.
-            replaced = evidence.swapped(ev, self._alive)
-            complete = [c for c in complete if replaced <= c.final.keys()] or complete
-            staged = evidence.staged(ev, complete)
-            complete = [c for c in complete if staged <= c.lift.keys()] or complete
-            shown = evidence.stages_shown(ev, complete)  # (the pad: a3-cz, not a3-a2 and a stray)
-            complete = [c for c in complete if shown <= c.allowed.keys()] or complete
+            complete = self._preferred(complete)
+        return self._complete_now(t, alive, complete)
+
+    def _preferred(self, complete: list[Candidate]) -> list[Candidate]:
+        """Of several complete turns, those that account for what the board showed."""
+        ev = self.evidence
+        # A piece held while another left, then a piece put on its cell, is a piece
+        # replaced, not one put back: prefer the turns that account for it.
+        replaced = evidence.swapped(ev, self._alive)
+        complete = [c for c in complete if replaced <= c.final.keys()] or complete
+        staged = evidence.staged(ev, complete)
+        complete = [c for c in complete if staged <= c.lift.keys()] or complete
+        shown = evidence.stages_shown(ev, complete)  # (the pad: a3-cz, not a3-a2 and a stray)
+        complete = [c for c in complete if shown <= c.allowed.keys()] or complete
+        return complete
+
+    def _complete_now(self, t: float, alive: list[Candidate], complete: list[Candidate],
+                      ) -> list[Event]:
+        """Commit or ask the ``complete`` turns where no longer turn may grow out of them;
+        else they wait (:attr:`pending`)."""
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
             silent = [c for c in self.candidates if c.silent and not c.ways
