@@ -30,7 +30,7 @@ from typing import Protocol
 
 import rules
 
-from . import decisions, evidence
+from . import decisions, evidence, phases
 from .clockpress import ClockPress
 from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .deciding import Deciding
@@ -39,6 +39,7 @@ from .events import Committed, Error, Event, Prompt, Rejected, Rolled, Settled, 
 from .evidence import Evidence, Seen
 from .handover import Handover
 from .listing import Listing, Listings
+from .phases import Phase
 from .readings import Readings
 from .shown import Shown
 from .turns import Candidate, Observe
@@ -100,6 +101,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         # decisions made when it was given, the player, the turn's decisions from there.
         self.expected: tuple[int, str, Turn] | None = None
         self._start_turn(listing)
+        self.phase = phases.of(self)
 
     # --- the turn in progress ---------------------------------------------------
 
@@ -160,6 +162,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         # The next turn began after this batch of changes, if this one ends as asked.
         self.carry_from: int | None = None
 
+    def _entered(self, was: Phase, events: list[Event]) -> list[Event]:
+        """After an input: the tracker enters the phase its state shows (:mod:`boards.phases`)."""
+        self.phase = phases.enter(was, phases.of(self))
+        return events
+
     @property
     def prompt(self) -> Prompt | None:
         """The question put to the players, if one is open (its readings may still close
@@ -185,12 +192,13 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
+        was = self.phase
         if self.readings:  # each reading follows the change too, then may settle it
             self.still_from = t
             self._feed(lambda reading: reading.changes(list(changes), t),
                        lambda reading: reading._record(changes, t))
-            return self._changes(changes, t) + self._settle(t, moved=True)
-        return self._changes(changes, t)
+            return self._entered(was, self._changes(changes, t) + self._settle(t, moved=True))
+        return self._entered(was, self._changes(changes, t))
 
     def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         self._record(changes, t)
@@ -255,11 +263,12 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         >>> tracker.press("clock", 1.0, "dark")  # not dark's turn: nothing to commit or ask
         []
         """
+        was = self.phase
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            return self._press(button, t, player) + self._settle(t)
-        return self._press(button, t, player)
+            return self._entered(was, self._press(button, t, player) + self._settle(t))
+        return self._entered(was, self._press(button, t, player))
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
         if button == "hint":
@@ -284,10 +293,12 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
         if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
+        was = self.phase
         events = self._choose(value, t)
         while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))
-        return events + self._settle(t)  # (the readings of the question answered go)
+        # (the readings of the question answered go)
+        return self._entered(was, events + self._settle(t))
 
     def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
@@ -316,6 +327,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         it; until then the LEDs name each cell to put right, as after a takeback. For a
         game resumed from its journal (``shown``: what the sensors show now) and a
         position an arbiter set."""
+        was = self.phase
         if state is not None:
             self.state = state
             self.turn_marks = _turn_marks(state)
@@ -325,17 +337,19 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.restoring = bool(self.differing)
         self.last_commit = None
         self.held = []
+        self._entered(was, [])
 
     def tick(self, now: float) -> list[Event]:
         """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
+        was = self.phase
         if self.readings:
             self._feed(lambda reading: reading.tick(now))
             due = self.still_from
             still = due is not None and now >= due + self.error_delay
             if still:
                 self.still_from = None  # (once: until the next change or press)
-            return self._tick(now) + self._settle(now, still=still)
-        return self._tick(now)
+            return self._entered(was, self._tick(now) + self._settle(now, still=still))
+        return self._entered(was, self._tick(now))
 
     def _tick(self, now: float) -> list[Event]:
         due = self._own_timer()
@@ -374,10 +388,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         turn's visible part (a Tesulda swap or draw) count as declined, as at the next turn
         or the mover's clock; a question that cannot be declined (which of two moves, a
         decision ``none`` does not answer, whether a turn was made at all) stays open."""
+        was = self.phase
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
-            return self._flush(t) + self._settle(t)
-        return self._flush(t)
+            return self._entered(was, self._flush(t) + self._settle(t))
+        return self._entered(was, self._flush(t))
 
     def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)

@@ -20,7 +20,6 @@ The phase of the turn, in the order it wins when several hold:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -31,21 +30,12 @@ import rules
 
 from . import decisions
 from .constants import NONE
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .tracker import Tracker
 
 Pieces = tuple[str, ...]
-
-
-class Phase(enum.Enum):
-    IDLE = "idle"
-    MOVING = "moving"
-    HELD = "held"
-    ASKING = "asking"
-    ERROR = "error"
-    RESTORING = "restoring"
-    OVER = "over"
 
 
 @dataclass(frozen=True)
