@@ -294,18 +294,25 @@ class TebloState(GameState):
                 place[i] for i in _PLACE_ORDER
                 if not b[i] and i != mine and i != theirs and i not in cuts
             ]
-        steps = [
-            _STEP[mine, j] for j in _ADJ[mine]
-            if b[j] != enemy and (j != theirs or j == _BASE[enemy])
-        ]
-        steps.sort()
-        moves.extend(steps)
+        moves.extend(sorted(self._steps()))
         return moves
+
+    def _steps(self) -> list[Move]:
+        """The pawn steps of the side to move (B-3), unsorted."""
+        b, me = self._board, self._turn
+        enemy = 3 - me
+        mine, theirs = self._pawn[me], self._pawn[enemy]
+        return [_STEP[mine, j] for j in _ADJ[mine]
+                if b[j] != enemy and (j != theirs or j == _BASE[enemy])]
 
     def outcome(self) -> Outcome | None:
         won = self._winner()
         if won:
             return Outcome(PLAYERS[won - 1], "reached the opponent's base")
+        # A pawn step is found without the cut squares a placement needs: after a turn
+        # the game's end is known at once, and the moves are listed later (an idle scan).
+        if self._legal is None and self._steps():
+            return None
         if not self.legal_moves():
             return Outcome(PLAYERS[2 - self._turn], "no legal move")
         return None

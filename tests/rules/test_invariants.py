@@ -96,6 +96,8 @@ def test_random_games_keep_invariants(game):
         for ply in range(MAX_PLIES):
             moves = _check_state(state, game)
             outcome = state.outcome()
+            # Found without the moves listed (a shortcut) or with them, the outcome is one.
+            assert rules.from_position(game, state.position_str()).outcome() == outcome
             if outcome is not None:
                 assert outcome.winner in (*state.PLAYERS, None)
                 ended += 1
