@@ -27,12 +27,15 @@ COMMIT | tar -x -C TREE``) both trees are measured alternately in fresh processe
 (``--rounds`` times each, best kept), so that the other tree is the reference of the same
 minutes; the decisions counted must agree (the same games were played). Times are the
 process's CPU time, which a busy machine disturbs less than the wall clock.
+Each timed part starts from a collected heap (``gc.collect()``), so that the collector's
+work inside it is that part's own, not a walk over what an earlier part left behind.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import gc
 import os
 import platform
 import random
@@ -106,35 +109,47 @@ def measure() -> dict[str, list[float]]:
     """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions, playout again
     decisions/s]}`` on the rules package first on ``sys.path``, and ``{"chess": [plies/s,
     plies]}``."""
+    gc.collect()
     out = {"chess": chess_playouts()}
     for game in WORK:
-        decisions, seconds, lines = playouts(game)
-        again = playouts(game)
-        positions = []
-        stride, n = max(1, decisions // POSITIONS), 0
-        for state in lines:  # positions of the games, each with its moves listed
-            while state.move_stack:
-                state.pop()
-                n += 1
-                if n % stride == 0:
-                    positions.append((state.clone(), state.legal_moves()
-                                  or [m for m, _ in state.chance_outcomes()]))
-        pairs, start = 0, time.process_time()
-        while time.process_time() - start < SECONDS:
-            for state, moves in positions:
-                for move in moves:
-                    state.push(move)
-                    state.pop()
-                pairs += len(moves)
-        walk = pairs / (time.process_time() - start)
-        clones, start = 0, time.process_time()
-        while time.process_time() - start < SECONDS:
-            for state, _ in positions:
-                state.clone()
-            clones += len(positions)
-        clones /= time.process_time() - start
-        out[game] = [decisions / seconds, walk, clones, decisions, again[0] / again[1]]
+        out[game] = measure_game(game)
     return out
+
+
+def measure_game(game: str) -> list[float]:
+    """:func:`measure`'s row of ``game``. Each timed part starts from a collected heap,
+    and what a game leaves (its 4,000 positions) is gone before the next game's: the
+    collector would otherwise traverse it in the next game's time."""
+    gc.collect()
+    decisions, seconds, lines = playouts(game)
+    gc.collect()
+    again = playouts(game)
+    positions = []
+    stride, n = max(1, decisions // POSITIONS), 0
+    for state in lines:  # positions of the games, each with its moves listed
+        while state.move_stack:
+            state.pop()
+            n += 1
+            if n % stride == 0:
+                positions.append((state.clone(), state.legal_moves()
+                                  or [m for m, _ in state.chance_outcomes()]))
+    gc.collect()
+    pairs, start = 0, time.process_time()
+    while time.process_time() - start < SECONDS:
+        for state, moves in positions:
+            for move in moves:
+                state.push(move)
+                state.pop()
+            pairs += len(moves)
+    walk = pairs / (time.process_time() - start)
+    gc.collect()
+    clones, start = 0, time.process_time()
+    while time.process_time() - start < SECONDS:
+        for state, _ in positions:
+            state.clone()
+        clones += len(positions)
+    clones /= time.process_time() - start
+    return [decisions / seconds, walk, clones, decisions, again[0] / again[1]]
 
 
 #: The table's measures: (heading, index in measure()'s list, a ratio to python-chess).
