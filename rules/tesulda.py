@@ -216,17 +216,13 @@ class TesuldaState(TesuldaWords, GameState):
         out = []
         safe_now = self._safe(self._turn)
         for move in self._options():
-            if safe_now and not self._moves_crown(move):
+            if safe_now and "k" not in move.pieces:
                 out.append(move)
             elif (safe_now or not _hopeless(move)) and self._completes_after(move):
                 out.append(move)
         if self._phase == EXTRAS and safe_now:
             out.append(NONE)
         return out
-
-    @staticmethod
-    def _moves_crown(move: Move) -> bool:
-        return "k" in move.pieces
 
     def _completes_after(self, move: Move) -> bool:
         self.push(move)
@@ -256,7 +252,7 @@ class TesuldaState(TesuldaWords, GameState):
         me, them = self._turn, 3 - self._turn
         own, occupied = sides[me], sides[1] | sides[2]
         kinds, crowns = self._kinds, self._crowns(me)
-        guards = Guards(crowns, [(j, kinds[j]) for j in squares(sides[them])], occupied)
+        guards = Guards(crowns, squares(sides[them]), kinds, occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
         won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from .errors import MoveSyntaxError
 from .tesulda_pieces import _INDEX, _N, CELLS, _add, _fits, _parts, parse_pieces, pieces_str
-from .tesulda_reach import BIT, NEAR, squares
+from .tesulda_reach import NAME_ORDER, NEAR
 
 # Phases of a turn.
 MOVE, ATTACK, EXTRAS = 0, 1, 2
@@ -45,6 +45,8 @@ _MOVES = {
 #: ``_MOVES_FROM[frm][to]``: the move and the capture from ``frm`` to ``to``.
 _MOVES_FROM = tuple(tuple((_MOVES.get((a, b, False)), _MOVES.get((a, b, True)))
                           for b in range(_N)) for a in range(_N))
+#: ``_MOVES_AT[frm][k]``: :data:`_MOVES_FROM` ``[frm]`` of the square whose bit is ``1 << k``.
+_MOVES_AT = tuple(tuple(row[sq] for sq in NAME_ORDER) for row in _MOVES_FROM)
 _CELL = r"([a-j](?:10|[1-9]))"
 _PIECES = r"([krcsdzh]{1,2})"
 _MOVE_RE = re.compile(rf"^{_CELL}([-x]){_CELL}$")
@@ -115,6 +117,12 @@ def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
     if found is None:
         if len(_LISTS) >= 100_000:
             _LISTS.clear()
-        row = _MOVES_FROM[frm]
-        found = _LISTS[key] = tuple(row[to][bool(enemy & BIT[to])] for to in squares(ends))
+        row, out, rest = _MOVES_AT[frm], [], ends
+        while rest:  # from the highest bit down
+            top = rest.bit_length() - 1
+            out.append(row[top][enemy >> top & 1])
+            rest ^= 1 << top
+        out.reverse()
+        found = _LISTS[key] = tuple(out)
     return found
+

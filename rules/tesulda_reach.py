@@ -124,9 +124,17 @@ def squares(mask: int) -> tuple[int, ...]:
         if len(_LISTED) >= REMEMBERED:
             _LISTED.clear()
         out: list[int] = []
-        for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
-            if byte:
-                out += _SQUARES[k * 256 + byte]
+        if mask.bit_count() < 6:  # a few bits: found from the highest down
+            rest = mask
+            while rest:
+                top = rest.bit_length() - 1
+                out.append(NAME_ORDER[top])
+                rest ^= 1 << top
+            out.reverse()
+        else:
+            for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
+                if byte:
+                    out += _SQUARES[k * 256 + byte]
         found = _LISTED[mask] = tuple(out)
     return found
 
@@ -181,24 +189,39 @@ def _fan_ends(frm: int, kind: int, rating: int, occupied: int) -> int:
     return ends
 
 
-#: ``_FANS[(square * 2 + kind) * SIZE + rating]``: the squares whose occupancy a fan reads
-#: and its ends per occupancy of those (kind 0 straight, 1 diagonal; a rating past the
-#: board's edge is the same as 9).
-_FANS: list[tuple[int, dict[int, int]] | None] = [None] * (N * 2 * SIZE)
+def _fan_index(sq: int, kind: int, rating: int) -> int:
+    """A fan's place in the fan tables (kind 0 straight, 1 diagonal; a rating past the
+    board's edge is the same as 9)."""
+    return (sq * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)
+
+
+def _fan_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(FAN_READ, FAN_EMPTY)``: per fan, the squares whose occupancy it reads (every
+    square of its paths but the last) and its ends on an empty board."""
+    read, empty = [0] * (N * 2 * SIZE), [0] * (N * 2 * SIZE)
+    for sq in range(N):
+        for kind in (0, 1):
+            for rating in range(SIZE):
+                index = _fan_index(sq, kind, rating)
+                for d in (DIAGONAL if kind else STRAIGHT):
+                    pre = PREFIX[sq][d]
+                    reach = min(rating, len(pre) - 1)
+                    read[index] |= pre[max(0, reach - 1)]
+                    empty[index] |= pre[reach]
+    return tuple(read), tuple(empty)
+
+
+#: ``FAN_READ[_fan_index(...)]``, ``FAN_EMPTY[...]``: see :func:`_fan_tables`.
+FAN_READ, FAN_EMPTY = _fan_tables()
+#: Per fan, its ends per occupancy of the squares it reads.
+_FAN_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in FAN_READ)
 
 
 def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
     """The ends of one leg of ``kind`` from ``sq`` in each of its four directions (D-5)."""
-    index = (sq * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)
-    fan = _FANS[index]
-    if fan is None:
-        read = 0
-        for d in (DIAGONAL if kind else STRAIGHT):
-            pre = PREFIX[sq][d]
-            read |= pre[max(0, min(rating, len(pre) - 1) - 1)]
-        fan = _FANS[index] = (read, {})
-    read, memo = fan
-    key = occupied & read
+    index = _fan_index(sq, kind, rating)
+    key = occupied & FAN_READ[index]
+    memo = _FAN_MEMO[index]
     found = memo.get(key)
     if found is None:
         found = _fan_ends(sq, kind, rating, key)
@@ -221,13 +244,13 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
         reached = _fan(frm, kind, rating, occupied)
         ends |= reached
         if not (t.dodger and other):
-            relevant |= _FANS[(frm * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)][0]
+            relevant |= FAN_READ[_fan_index(frm, kind, rating)]
             continue
         # D-5 Dodger: a second leg of the other kind from every square entered empty.
         relevant |= _fan(frm, kind, rating, 0)
         for sq in squares(reached & ~occupied):
             ends |= _fan(sq, 1 - kind, other, occupied)
-            relevant |= _FANS[(sq * 2 + 1 - kind) * SIZE + (other if other < SIZE else SIZE - 1)][0]
+            relevant |= FAN_READ[_fan_index(sq, 1 - kind, other)]
     return ends, relevant
 
 
@@ -329,11 +352,7 @@ class Kind:
         there, with ``occupied`` the occupied squares."""
         relevant = self.relevant[frm]
         if relevant < 0:
-            empty, relevant = _walk(self.traits, frm, 0)
-            self.relevant[frm] = relevant
-            if self.traits.minion:  # D-6
-                empty &= NEARER[self.owner][frm // SIZE]
-            self.memo[frm] = self.empty[frm] = empty  # frm: the key of an empty board
+            relevant = self._visit(frm)
         key = (occupied & relevant) * N + frm
         found = self.memo.get(key)
         if found is None:
@@ -350,11 +369,26 @@ class Kind:
                 Kind.forget()
         return found
 
+    def _visit(self, frm: int) -> int:
+        """Work out :attr:`relevant` and :attr:`empty` on ``frm`` (its first visit there)
+        and return the former."""
+        if self.fans:
+            indexes = [_fan_index(frm, kind, rating) for kind, rating in self.fans]
+            empty = functools.reduce(operator.or_, (FAN_EMPTY[i] for i in indexes))
+            relevant = functools.reduce(operator.or_, (FAN_READ[i] for i in indexes))
+        else:
+            empty, relevant = _walk(self.traits, frm, 0)
+        if self.traits.minion:  # D-6
+            empty &= NEARER[self.owner][frm // SIZE]
+        self.relevant[frm] = relevant
+        self.memo[frm] = self.empty[frm] = empty  # frm: the key of an empty board
+        return relevant
+
     def anywhere(self, frm: int) -> int:
         """The squares this mover on ``frm`` may end on with the board empty: every
         square it could reach on any board."""
         if self.empty[frm] < 0:
-            self.ends(frm, 0)
+            self._visit(frm)
         return self.empty[frm]
 
     def paths(self, frm: int, target: int) -> tuple[int, ...]:
@@ -394,15 +428,18 @@ class Guards:
 
     __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_anywhere")
 
-    def __init__(self, crowns: Sequence[int], enemy: list[tuple[int, Kind]], occupied: int):
+    def __init__(self, crowns: Sequence[int], enemy: Sequence[int], kinds: Sequence[Kind],
+                 occupied: int):
+        """``enemy``: the enemies' squares; ``kinds``: the kind on each square."""
         self.occupied = occupied
-        self.enemy = [(j, k, e if (e := k.empty[j]) >= 0 else k.anywhere(j)) for j, k in enemy]
+        self.enemy = [(j, k, e if (e := k.empty[j]) >= 0 else k.anywhere(j))
+                      for j in enemy for k in (kinds[j],)]
         self._anywhere = -1
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
-            threats = []
-            for j, k, empty in self.enemy:
-                ways = k.paths(j, c) if empty & BIT[c] else ()
+            threats, bit = [], BIT[c]
+            for j, k, _ in [e for e in self.enemy if e[2] & bit]:
+                ways = k.paths(j, c)
                 if ways:
                     crossed = functools.reduce(operator.or_, ways)
                     hit = k.reaches(j, c, occupied)
