@@ -114,88 +114,120 @@ def load_layout(path: str | Path) -> Layout:
 
 
 def parse_layout(data: dict, path: str = "<layout>") -> Layout:
-    def fail(key: str, what: str) -> LayoutError:
-        return LayoutError(f"{path}: {key}: {what}")
-
-    def get(table: dict, key: str, kind: type, where: str):
-        if key not in table:
-            raise fail(where, "missing")
-        value = table[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise fail(where, f"must be an integer, got {value!r}")
-        if not isinstance(value, kind):
-            raise fail(where, f"must be {kind.__name__}, got {value!r}")
-        return value
-
-    game = get(data, "game", str, "game")
+    read = _Reader(data, path)
+    game = read.get(data, "game", str, "game")
     if game not in rules.GAMES:
-        raise fail("game", f"unknown game {game!r}; valid games: {', '.join(sorted(rules.GAMES))}")
+        raise read.fail("game", f"unknown game {game!r}; valid games: "
+                                f"{', '.join(sorted(rules.GAMES))}")
     sensor = data.get("sensor", "binary")
     if sensor not in SENSOR_KINDS:
-        raise fail("sensor", f"must be one of {', '.join(SENSOR_KINDS)}, got {sensor!r}")
+        raise read.fail("sensor", f"must be one of {', '.join(SENSOR_KINDS)}, got {sensor!r}")
     diodes = data.get("diodes", True)
     if not isinstance(diodes, bool):
-        raise fail("diodes", f"must be true or false, got {diodes!r}")
+        raise read.fail("diodes", f"must be true or false, got {diodes!r}")
+    rows, cols, pins = read.matrix()
+    led_count, led_pin = read.leds()
+    buttons, clock_sides = read.buttons(game, pins["row_pins"] + pins["col_pins"])
+    thresholds, magnets = read.numbers("thresholds"), read.numbers("magnets")
+    if sensor == "analog":
+        read.analog(game, thresholds, magnets)
+    cell_sensor, cell_led = read.cells(game, rows, cols, led_count)
+    return Layout(
+        path=path, game=game, name=str(data.get("name", game)), sensor=sensor, diodes=diodes,
+        rows=rows, cols=cols, row_pins=pins["row_pins"], col_pins=pins["col_pins"],
+        led_count=led_count, led_pin=led_pin, cell_sensor=cell_sensor, cell_led=cell_led,
+        buttons=dict(buttons), clock_sides=dict(clock_sides), thresholds=thresholds,
+        magnets=magnets,
+    )
 
-    matrix = get(data, "matrix", dict, "matrix")
-    rows = get(matrix, "rows", int, "matrix.rows")
-    cols = get(matrix, "cols", int, "matrix.cols")
-    for key, value in (("matrix.rows", rows), ("matrix.cols", cols)):
-        if not 1 <= value <= 64:
-            raise fail(key, f"must be 1..64, got {value}")
-    pins = {}
-    for key, count in (("row_pins", rows), ("col_pins", cols)):
-        value = get(matrix, key, list, f"matrix.{key}")
-        if len(value) != count or not all(isinstance(p, int) and 0 <= p <= 53 for p in value):
-            raise fail(f"matrix.{key}", f"must list {count} GPIO numbers (0..53), got {value!r}")
-        pins[key] = tuple(value)
-    used = pins["row_pins"] + pins["col_pins"]
-    if len(set(used)) != len(used):
-        twice = sorted({p for p in used if used.count(p) > 1})
-        raise fail("matrix", f"GPIO pins used twice: {twice}")
 
-    leds = get(data, "leds", dict, "leds")
-    led_count = get(leds, "count", int, "leds.count")
-    if not 1 <= led_count <= MAX_LEDS:
-        raise fail("leds.count", f"must be 1..{MAX_LEDS}, got {led_count}")
-    led_pin = leds.get("pin", "D18")
-    if not isinstance(led_pin, str):
-        raise fail("leds.pin", f"must be a pin name like 'D18', got {led_pin!r}")
+class _Reader:
+    """Reads one layout table section by section; each check fails with the key's path."""
 
-    buttons = dict(data.get("buttons", {})) if isinstance(data.get("buttons", {}), dict) \
-        else None
-    if buttons is None:
-        raise fail("buttons", "must be a table of name = GPIO number")
-    clock_sides: dict[str, int] = {}
-    if isinstance(buttons.get("clock"), dict):  # one clock button per player
-        players = rules.GAMES[game].PLAYERS
-        clock_sides = buttons.pop("clock")
-        if sorted(clock_sides) != sorted(players):
-            raise fail("buttons.clock", f"one button per player needs exactly the players "
-                       f"{', '.join(players)}, got {', '.join(clock_sides) or 'none'}")
-    keyed = [(f"buttons.{name}", name, pin) for name, pin in buttons.items()]
-    keyed += [(f"buttons.clock.{player}", "clock", pin) for player, pin in clock_sides.items()]
-    for key, name, pin in keyed:
-        if name not in BUTTONS:
-            raise fail(key, f"unknown button; buttons: {', '.join(BUTTONS)}")
-        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 53:
-            raise fail(key, f"must be a GPIO number 0..53, got {pin!r}")
-        if pin in used:
-            raise fail(key, f"GPIO {pin} is already a matrix pin")
-    if len({pin for _, _, pin in keyed}) != len(keyed):
-        raise fail("buttons", "two buttons on one GPIO pin")
+    def __init__(self, data: dict, path: str) -> None:
+        self.data, self.path = data, path
 
-    def numbers(key: str) -> dict[str, float]:
-        table = data.get(key, {})
+    def fail(self, key: str, what: str) -> LayoutError:
+        return LayoutError(f"{self.path}: {key}: {what}")
+
+    def get(self, table: dict, key: str, kind: type, where: str):
+        if key not in table:
+            raise self.fail(where, "missing")
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.fail(where, f"must be an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise self.fail(where, f"must be {kind.__name__}, got {value!r}")
+        return value
+
+    def matrix(self) -> tuple[int, int, dict[str, tuple[int, ...]]]:
+        fail, get = self.fail, self.get
+        matrix = get(self.data, "matrix", dict, "matrix")
+        rows = get(matrix, "rows", int, "matrix.rows")
+        cols = get(matrix, "cols", int, "matrix.cols")
+        for key, value in (("matrix.rows", rows), ("matrix.cols", cols)):
+            if not 1 <= value <= 64:
+                raise fail(key, f"must be 1..64, got {value}")
+        pins = {}
+        for key, count in (("row_pins", rows), ("col_pins", cols)):
+            value = get(matrix, key, list, f"matrix.{key}")
+            if len(value) != count or not all(isinstance(p, int) and 0 <= p <= 53 for p in value):
+                raise fail(f"matrix.{key}",
+                           f"must list {count} GPIO numbers (0..53), got {value!r}")
+            pins[key] = tuple(value)
+        used = pins["row_pins"] + pins["col_pins"]
+        if len(set(used)) != len(used):
+            twice = sorted({p for p in used if used.count(p) > 1})
+            raise fail("matrix", f"GPIO pins used twice: {twice}")
+        return rows, cols, pins
+
+    def leds(self) -> tuple[int, str]:
+        leds = self.get(self.data, "leds", dict, "leds")
+        led_count = self.get(leds, "count", int, "leds.count")
+        if not 1 <= led_count <= MAX_LEDS:
+            raise self.fail("leds.count", f"must be 1..{MAX_LEDS}, got {led_count}")
+        led_pin = leds.get("pin", "D18")
+        if not isinstance(led_pin, str):
+            raise self.fail("leds.pin", f"must be a pin name like 'D18', got {led_pin!r}")
+        return led_count, led_pin
+
+    def buttons(self, game: str, used: tuple[int, ...]) -> tuple[dict, dict[str, int]]:
+        fail, data = self.fail, self.data
+        buttons = dict(data.get("buttons", {})) if isinstance(data.get("buttons", {}), dict) \
+            else None
+        if buttons is None:
+            raise fail("buttons", "must be a table of name = GPIO number")
+        clock_sides: dict[str, int] = {}
+        if isinstance(buttons.get("clock"), dict):  # one clock button per player
+            players = rules.GAMES[game].PLAYERS
+            clock_sides = buttons.pop("clock")
+            if sorted(clock_sides) != sorted(players):
+                raise fail("buttons.clock", f"one button per player needs exactly the players "
+                           f"{', '.join(players)}, got {', '.join(clock_sides) or 'none'}")
+        keyed = [(f"buttons.{name}", name, pin) for name, pin in buttons.items()]
+        keyed += [(f"buttons.clock.{player}", "clock", pin) for player, pin in clock_sides.items()]
+        for key, name, pin in keyed:
+            if name not in BUTTONS:
+                raise fail(key, f"unknown button; buttons: {', '.join(BUTTONS)}")
+            if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 53:
+                raise fail(key, f"must be a GPIO number 0..53, got {pin!r}")
+            if pin in used:
+                raise fail(key, f"GPIO {pin} is already a matrix pin")
+        if len({pin for _, _, pin in keyed}) != len(keyed):
+            raise fail("buttons", "two buttons on one GPIO pin")
+        return buttons, clock_sides
+
+    def numbers(self, key: str) -> dict[str, float]:
+        table = self.data.get(key, {})
         if not isinstance(table, dict):
-            raise fail(key, "must be a table of name = number")
+            raise self.fail(key, "must be a table of name = number")
         for name, v in table.items():
             if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
-                raise fail(f"{key}.{name}", f"must be a number >= 0, got {v!r}")
+                raise self.fail(f"{key}.{name}", f"must be a number >= 0, got {v!r}")
         return {k: float(v) for k, v in table.items()}
 
-    thresholds, magnets = numbers("thresholds"), numbers("magnets")
-    if sensor == "analog":
+    def analog(self, game: str, thresholds: dict[str, float], magnets: dict[str, float]) -> None:
+        fail = self.fail
         if len(thresholds) < 2:
             raise fail("thresholds", "an analog layout needs at least two classes, "
                        "e.g. empty = 0.0 and piece = 0.5")
@@ -211,58 +243,59 @@ def parse_layout(data: dict, path: str = "<layout>") -> Layout:
             raise fail(f"magnets.{unknown[0]}", f"not a piece of {game}; pieces: "
                        f"{', '.join(pieces)}")
 
-    geometry = rules.GAMES[game].GEOMETRY
-    game_cells = geometry.names
-    cells = get(data, "cells", dict, "cells")
-    cell_sensor: dict[str, tuple[int, int]] = {}
-    cell_led: dict[str, int] = {}
-    by_addr: dict[tuple[int, int], str] = {}
-    by_led: dict[int, str] = {}
-    strangers = [c for c in cells if c not in game_cells]
-    if strangers:
-        made_for = [g for g, m in rules.GAMES.items()
-                    if g != game and set(cells) <= set(m.GEOMETRY.names)]
-        if made_for:
-            raise fail("cells", f"these are the cells of {made_for[0]}: the layout is made "
-                                f"for {made_for[0]}, not {game}")
-    for cell, entry in cells.items():
-        key = f"cells.{cell}"
-        if cell not in game_cells:
-            raise fail(key, f"not a cell of {game}; valid cells: {', '.join(game_cells)}")
+    def cells(self, game: str, rows: int, cols: int, led_count: int,
+              ) -> tuple[dict[str, tuple[int, int]], dict[str, int]]:
+        game_cells = rules.GAMES[game].GEOMETRY.names
+        cells = self.get(self.data, "cells", dict, "cells")
+        strangers = [c for c in cells if c not in game_cells]
+        if strangers:
+            made_for = [g for g, m in rules.GAMES.items()
+                        if g != game and set(cells) <= set(m.GEOMETRY.names)]
+            if made_for:
+                raise self.fail("cells", f"these are the cells of {made_for[0]}: the layout is "
+                                         f"made for {made_for[0]}, not {game}")
+        cell_sensor: dict[str, tuple[int, int]] = {}
+        cell_led: dict[str, int] = {}
+        for cell, entry in cells.items():
+            addr = self.cell(game, cell, entry, (rows, cols), cell_sensor)
+            led = self.get(entry, "led", int, f"cells.{cell}.led")
+            if not 0 <= led < led_count:
+                raise self.fail(f"cells.{cell}.led", f"{led} is out of range 0..{led_count - 1}")
+            if led in cell_led.values():
+                owner = next(c for c, n in cell_led.items() if n == led)
+                raise self.fail(f"cells.{cell}.led", f"LED {led} is already the LED of {owner}")
+            unknown = set(entry) - {"sensor", "led"}
+            if unknown:
+                raise self.fail(f"cells.{cell}", f"unknown keys {sorted(unknown)}")
+            cell_led[cell] = led
+            if addr is not None:
+                cell_sensor[cell] = addr
+        missing = [c for c in game_cells if c not in cell_led]
+        if missing:
+            raise self.fail("cells", f"cells of {game} missing: {', '.join(missing)}")
+        return cell_sensor, cell_led
+
+    def cell(self, game: str, cell: str, entry: object, size: tuple[int, int],
+             cell_sensor: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
+        """The sensor of ``cell`` (None: a zone without one), checked."""
+        geometry, key = rules.GAMES[game].GEOMETRY, f"cells.{cell}"
+        if cell not in geometry.names:
+            raise self.fail(key, f"not a cell of {game}; valid cells: {', '.join(geometry.names)}")
         if not isinstance(entry, dict):
-            raise fail(key, "must be a table like { sensor = [row, col], led = index }")
+            raise self.fail(key, "must be a table like { sensor = [row, col], led = index }")
         addr = entry.get("sensor")
         # A zone pieces leave the game through (Telec's Center Zone) may have no sensor.
         optional = addr is None and geometry.cell(cell).shape == "zone"
         if not optional and (not isinstance(addr, list) or len(addr) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in addr)):
-            raise fail(f"{key}.sensor", f"must be [row, col], got {addr!r}")
-        if addr is not None:
-            r, c = addr
-            if not (0 <= r < rows and 0 <= c < cols):
-                raise fail(f"{key}.sensor", f"[{r}, {c}] is outside the {rows}x{cols} matrix")
-            if (r, c) in by_addr:
-                raise fail(f"{key}.sensor",
-                           f"[{r}, {c}] is already the sensor of {by_addr[r, c]}")
-        led = get(entry, "led", int, f"{key}.led")
-        if not 0 <= led < led_count:
-            raise fail(f"{key}.led", f"{led} is out of range 0..{led_count - 1}")
-        if led in by_led:
-            raise fail(f"{key}.led", f"LED {led} is already the LED of {by_led[led]}")
-        unknown = set(entry) - {"sensor", "led"}
-        if unknown:
-            raise fail(key, f"unknown keys {sorted(unknown)}")
-        by_led[led], cell_led[cell] = cell, led
-        if addr is not None:
-            by_addr[r, c], cell_sensor[cell] = cell, (r, c)
-    missing = [c for c in game_cells if c not in cell_led]
-    if missing:
-        raise fail("cells", f"cells of {game} missing: {', '.join(missing)}")
-
-    return Layout(
-        path=path, game=game, name=str(data.get("name", game)), sensor=sensor, diodes=diodes,
-        rows=rows, cols=cols, row_pins=pins["row_pins"], col_pins=pins["col_pins"],
-        led_count=led_count, led_pin=led_pin, cell_sensor=cell_sensor, cell_led=cell_led,
-        buttons=dict(buttons), clock_sides=dict(clock_sides), thresholds=thresholds,
-        magnets=magnets,
-    )
+            raise self.fail(f"{key}.sensor", f"must be [row, col], got {addr!r}")
+        if addr is None:
+            return None
+        r, c = addr
+        rows, cols = size
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise self.fail(f"{key}.sensor", f"[{r}, {c}] is outside the {rows}x{cols} matrix")
+        if (r, c) in cell_sensor.values():
+            owner = next(name for name, at in cell_sensor.items() if at == (r, c))
+            raise self.fail(f"{key}.sensor", f"[{r}, {c}] is already the sensor of {owner}")
+        return r, c

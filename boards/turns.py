@@ -114,26 +114,16 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
         shows = frozenset(v for v in map(observe, passes) if v not in ends)
         if shows:
             passing[cell] = shows
-        # Pieces leaving and arriving, stage by stage, for the piece count below.
-        seq = [b, *passes, a]
-        for x, y in zip(seq, seq[1:], strict=False):
-            k = len(common_prefix(x, y))
-            left.update(x[k:])
-            came.update(y[k:])
-            if len(x) > k:
-                gives.append((cell, observe(x) != observe(x[:k])))
+        _count(cell, [b, *passes, a], observe, left, came, gives)
         for k, pieces in enumerate([*passes, a]):
             steps[k][cell] = pieces
         if len(a) > len(common) and final[cell] != before_obs[cell]:
             takes[cell] = shows | {final[cell]}
         elif shows:
             takes[cell] = shows
-    # Empty cells the moving piece may be set down on partway (a Dodger's corner).
-    carried = {observe(before[c]) for c in before if before[c] and not after[c]}
-    stops = [c for c in state.waypoints(decisions.decisions(move)[0])
-             if c not in before and c not in blind and carried]
-    for cell in stops:
-        allowed[cell] = frozenset({before_obs[cell], *carried})
+    stops = _stops(state, move, before, after, observe, blind)
+    for cell, shows in stops.items():
+        allowed[cell] = frozenset({before_obs[cell], *shows})
         final[cell] = before_obs[cell]
     silent = all(final[c] == before_obs[c] for c in final) and all(
         lift[c] == before_obs[c] for c in lift) and not passing
@@ -142,6 +132,28 @@ def effect(state: rules.GameState, move: Hashable, start: frozenset,
                      silent, passing, tuple(gives), takes, stock, tuple(steps),
                      _first_steps(before, steps), waypoints=frozenset(stops), unseen=unseen,
                      detour=state.detour(decisions.decisions(move)[0]))
+
+
+def _count(cell: str, seq: list[tuple[str, ...]], observe: Observe, left: Counter[str],
+           came: Counter[str], gives: list[tuple[str, bool]]) -> None:
+    """Count the pieces leaving and arriving on ``cell``, stage by stage (``seq``: its
+    pieces before, at each stage, after), and each leaving (whether its sensor sees it)."""
+    for x, y in zip(seq, seq[1:], strict=False):
+        k = len(common_prefix(x, y))
+        left.update(x[k:])
+        came.update(y[k:])
+        if len(x) > k:
+            gives.append((cell, observe(x) != observe(x[:k])))
+
+
+def _stops(state: rules.GameState, move: Hashable, before: dict[str, tuple[str, ...]],
+           after: dict[str, tuple[str, ...]], observe: Observe, blind: frozenset,
+           ) -> dict[str, set]:
+    """Empty cells the moving piece may be set down on partway (a Dodger's corner), and
+    what their sensors show with it there."""
+    carried = {observe(before[c]) for c in before if before[c] and not after[c]}
+    return {c: carried for c in state.waypoints(decisions.decisions(move)[0])
+            if c not in before and c not in blind and carried}
 
 
 def unseen(state: rules.GameState, move: Hashable, blind: frozenset) -> tuple[str, ...]:
