@@ -15,6 +15,13 @@ and:
 - reports an error when none agrees and the board has been still for
   ``error_delay`` seconds, naming the wrong cells and what they should show.
 
+Its parts: the events it returns (:mod:`boards.events`), the predicates it reads the
+board with (:mod:`boards.evidence`), its phase (:mod:`boards.phases`), and the mixins
+:mod:`boards.listing` (the turns of a position), :mod:`boards.handover` (a turn waiting
+while the next may have begun), :mod:`boards.deciding` (questions, commits, turns of
+several decisions), :mod:`boards.clockpress` (what a clock press ends),
+:mod:`boards.shown` (what the LEDs and views need) and :mod:`boards.readings`.
+
 >>> import rules
 >>> tracker = Tracker(rules.new_game("tessella"))
 >>> tracker.change("e4", False, 0.0)
