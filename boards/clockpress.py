@@ -43,7 +43,12 @@ class ClockPress:
             if not pending:
                 return []  # the player who has just moved ends their turn: nothing to ask
             events = self._commit(pending[0], t)
-            if self._prompt or self.state.to_move != player:
+            if self._prompt:
+                # (a touch that looks like an entry bumping the touched piece, asked): the
+                # press still counts for the presser's own turn once that is answered
+                self.held.append(player)
+                return events
+            if self.state.to_move != player:
                 return events
             return events + self.press("clock", t, player)
         return self._clock_ends(t, player)

@@ -107,6 +107,31 @@ def test_one_shared_clock_ends_a_stack_from_the_stash_after_a_step_onto_an_own_p
     assert final["position"]["d2"] == ["red-4", "red-3"] and final["to_move"] == "blue"
 
 
+# Blue 2 on a4 (size 6), red 5 on a5 (size 3), blue 4 on a1 (size 5), red 2 on d2 (size
+# 4), blue a1-a2 (onto red's 3), red d2-d1, blue a4-a3, red d1-d2.
+BLUE_ON_RED_3 = [ev(1.0, "place", "a4"), choose(1.5, "6"), ev(2.0, "place", "a5"),
+                 choose(2.5, "3"), ev(3.0, "place", "a1"), choose(3.5, "5"),
+                 ev(4.0, "place", "d2"), choose(4.5, "4"), ev(5.0, "lift", "a1"),
+                 ev(5.5, "place", "a2"), ev(6.0, "lift", "d2"), ev(6.5, "place", "d1"),
+                 ev(7.0, "lift", "a4"), ev(7.5, "place", "a3"), ev(8.0, "lift", "d1"),
+                 ev(8.5, "place", "d2")]
+
+
+def test_a_forfeit_pressed_after_a_touch_that_looks_like_a_bump_is_asked_once_that_is_not():
+    """bench/truth.py --first 9300000 --game telec-nodrop, seed 9300062: blue's a3-cz
+    waits (only a3 emptied shows); red touches blue's single on red's 3, rolls a 3 and
+    forfeits, and presses red's clock. The press committed blue's step and asked whether
+    red's 6 bumped that single; answered ``none``, red's forfeit was never asked, and with
+    no press left the game stopped there."""
+    lines = [*BLUE_ON_RED_3, ev(10.0, "lift", "a3"), ev(11.0, "lift", "a2"),
+             ev(11.3, "place", "a2"), press(12.0, "red"), choose(12.5, "none"),
+             choose(13.0, "3"), ev(14.0, "lift", "a2"), ev(14.5, "place", "b2")]
+    out, final, warnings = telec(lines, "telec-nodrop")
+    assert [options for _, options in prompts(out)[4:]] == [["6", "none"], ["2", "3", "5"]]
+    assert moves(out)[8:] == ["a3-cz", "roll 3 none", "a2-b2"] and not warnings
+    assert final["position"]["b2"] == ["blue-5"]
+
+
 # Blue 2 on a4 (size 6), red 3 on a2 (size 3), blue a4-a3, red 5 on a5 (size 1): red's
 # single on a2 is next to blue's 6 on a3.
 BESIDE_A2 = [ev(1.0, "place", "a4"), choose(2.0, "6"), ev(3.0, "place", "a2"), choose(4.0, "3"),
