@@ -5,7 +5,8 @@ them reads the tracker. A view is taken with :meth:`boards.tracker.Tracker.view`
 by :func:`view_of` from the tracker's public state) and never changes afterwards: a
 later event gives a new view.
 
-The phase of the turn, in the order it wins when several hold:
+The phase of the turn (the tracker keeps it, :mod:`boards.phases`), in the order it wins
+when several hold:
 
 ======================  ==========================================================
 ``Phase.RESTORING``     a move taken back (or a position set): put the board as shown
@@ -181,7 +182,7 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     reading = _reading(tracker, differing) if differing else ()
     question = _question(tracker, previous.question if previous else None, option_cells,
                          lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
-    phase = _phase(tracker, question)
+    phase = tracker.phase  # kept by the tracker: boards/phases.py
     # The turn's own LED roles, only where the planner shows them (see hints.plan).
     roll_cells = tuple(tracker.roll_cells()) if tracker.rolled is not None else ()
     roles = phase in _ROLES and not roll_cells
@@ -257,20 +258,6 @@ def _make(fields: dict[str, object]) -> TurnView:
     view = object.__new__(TurnView)
     object.__setattr__(view, "__dict__", fields)
     return view
-
-
-def _phase(tracker: Tracker, question: Question | None) -> Phase:
-    if tracker.restoring:
-        return Phase.RESTORING
-    if tracker.error is not None:
-        return Phase.ERROR
-    if question is not None:
-        return Phase.ASKING
-    if tracker.state.outcome() is not None and not tracker.differing:
-        return Phase.OVER
-    if tracker.pending:
-        return Phase.HELD
-    return Phase.MOVING if tracker.differing else Phase.IDLE
 
 
 class Memo(NamedTuple):
