@@ -33,7 +33,9 @@ class Profile:
     ``decisive_scan``: below the root, a node with at most this many moves tries each to
     find one that wins at once (the root always does); ``ordered``: every node tries its
     moves best first by ``evaluate`` just after each (winning moves first), so widening
-    looks at the promising ones (a push, an evaluation and a pop per move listed)."""
+    looks at the promising ones (a push, an evaluation and a pop per move listed);
+    ``order``: the game's own cheaper ordering instead, ``order(state, moves)`` giving the
+    moves the most promising last, so widening looks at those first."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -42,6 +44,7 @@ class Profile:
     exploration: float = 0.8
     decisive_scan: int = 64
     ordered: bool = False
+    order: Callable[[object, list], list] | None = None
 
 
 def _squash(x: float) -> float:
@@ -89,11 +92,22 @@ def _goal_distance(adjacency: dict, start: str, goal: str, walls: set[str]) -> i
     return len(adjacency)
 
 
-def teblo(state) -> float:
-    """The race: each pawn's shortest path to the enemy base through what it may cross
-    (everything but enemy blocks), the side to move a half step ahead."""
-    geometry = state.GEOMETRY
-    bases = {c.label: c.name for c in geometry.cells if c.shape == "box" and c.label}
+def _distances(adjacency: dict, start: str, walls: set[str]) -> dict[str, int]:
+    """Every cell's distance from ``start`` not crossing ``walls`` (unreachable: absent)."""
+    seen, queue = {start: 0}, deque([start])
+    while queue:
+        cell = queue.popleft()
+        for nxt in adjacency[cell]:
+            if nxt not in seen and nxt not in walls:
+                seen[nxt] = seen[cell] + 1
+                queue.append(nxt)
+    return seen
+
+
+def _teblo_board(state) -> tuple[dict, dict, dict]:
+    """Teblo's bases, pawns and blocks, each by player, from what the rules publish."""
+    cells = state.GEOMETRY.cells
+    bases = {c.label: c.name for c in cells if c.shape == "box" and c.label}
     pawns, blocks = {}, {p: set() for p in state.PLAYERS}
     for cell, pieces in state.physical().items():
         for piece in pieces:
@@ -101,12 +115,50 @@ def teblo(state) -> float:
                 pawns[piece] = cell
             else:
                 blocks[piece.removesuffix("-block")].add(cell)
+    return bases, pawns, blocks
+
+
+def teblo(state) -> float:
+    """The race: each pawn's shortest path to the enemy base through what it may cross
+    (everything but enemy blocks), the side to move a half step ahead."""
+    geometry = state.GEOMETRY
+    bases, pawns, blocks = _teblo_board(state)
     first, second = state.PLAYERS
     ahead = {}
     for me, them in ((first, second), (second, first)):
         ahead[me] = _goal_distance(geometry.adjacency, pawns[me], bases[them], blocks[them])
     tempo = 0.5 if state.to_move == first else -0.5
     return _squash(0.45 * (ahead[second] - ahead[first] + tempo))
+
+
+def teblo_order(state, moves: list) -> list:
+    """Teblo's moves by a glance at the race, the most promising last: a step into the
+    enemy base, then a block on a square every shortest path of the opponent crosses,
+    a step nearer the enemy base, a block on some shortest path of the opponent (the
+    fewer squares share its distance, the better), any other step, any other block."""
+    adjacency = state.GEOMETRY.adjacency
+    bases, pawns, blocks = _teblo_board(state)
+    me = state.to_move
+    them = next(p for p in state.PLAYERS if p != me)
+    mine = _distances(adjacency, bases[them], blocks[them])
+    theirs = _distances(adjacency, pawns[them], blocks[me])
+    back = _distances(adjacency, bases[me], blocks[me])
+    length = theirs.get(bases[me], len(adjacency))
+    layers: dict[int, int] = {}
+    on_path = {c for c, d in theirs.items() if d + back.get(c, len(adjacency)) == length}
+    for cell in on_path:
+        layers[theirs[cell]] = layers.get(theirs[cell], 0) + 1
+
+    def promise(move) -> float:
+        if move.frm:
+            if move.to == bases[them]:
+                return 9.0
+            return 4.0 if mine.get(move.to, 0) < mine.get(move.frm, 0) else 1.0
+        if move.to not in on_path:
+            return 0.0
+        return 2.0 + 3.0 / layers[theirs[move.to]]
+
+    return sorted(moves, key=promise)
 
 
 #: Tesulda piece weights: a star rates three, a hexagon doubles a rating.
@@ -127,7 +179,8 @@ PROFILES: dict[str, Profile] = {
     "tessella": Profile(tessella, rollout_depth=30),
     "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
-    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), decisive_scan=0),
+    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), decisive_scan=0,
+                     order=teblo_order),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),
 }
 

@@ -82,7 +82,9 @@ class _Search:
         else:
             moves = work.legal_moves()
             self.rng.shuffle(moves)
-            if self.settings.ordered:
+            if self.settings.order is not None:
+                moves = self.settings.order(work, moves)
+            elif self.settings.ordered:
                 moves.sort(key=self.promise)  # the most promising last: popped first
             elif len(moves) <= (self.settings.decisive_scan if scan is None else scan):
                 moves.sort(key=self.wins_at_once)  # winners last: popped first

@@ -112,3 +112,12 @@ def test_the_first_move_tried_in_tulaga_is_a_claim_when_there_is_one():
     assert any("*" not in state.move_str(m) for m in state.legal_moves())
     for seed in range(3):
         assert "*" in state.move_str(engine.search(state, playouts=1, seed=seed).move)
+
+
+def test_the_first_move_tried_in_teblo_steps_towards_the_enemy_base():
+    """Teblo's nodes try a step nearer the enemy base before the placements of blocks
+    that lengthen no path, so even one playout moves the pawn out of its base."""
+    state = rules.new_game("teblo")
+    for seed in range(3):
+        assert engine.search(state, playouts=1, seed=seed).move in {
+            state.parse_move("a1-a2"), state.parse_move("a1-b1")}
