@@ -179,8 +179,8 @@ PROFILES: dict[str, Profile] = {
     "tessella": Profile(tessella, rollout_depth=30),
     "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
-    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), decisive_scan=0,
-                     order=teblo_order),
+    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), exploration=0.3,
+                     decisive_scan=0, order=teblo_order),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),
 }
 
