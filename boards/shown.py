@@ -70,15 +70,16 @@ class Shown:
         ev = self.evidence
         return sorted(c for c in self.differing if self.current[c] in evidence.in_hand(ev, c))
 
-    def targets(self) -> dict[str, str]:
+    def targets(self, lifted: list[str] | None = None) -> dict[str, str]:
         """What the turn in progress still needs: cell -> "move" (a piece may go there),
-        "capture" (a piece there may be replaced) or "lift" (a piece there may leave)."""
+        "capture" (a piece there may be replaced) or "lift" (a piece there may leave).
+        ``lifted``: :meth:`lifted`, where the caller has it already."""
         ev = self.evidence
         if not self.differing:
             return {}
         rank = {"lift": 0, "dodge": 1, "move": 2, "capture": 3}
         out: dict[str, str] = {}
-        alive, in_hand = self._alive, bool(self.lifted())
+        alive, in_hand = self._alive, bool(self.lifted() if lifted is None else lifted)
         for cand in [c for c in alive if evidence.forward(ev, c)] or alive:
             for cell, (b, a) in evidence.next_step(ev, cand).items():
                 common = common_prefix(b, a)

@@ -92,7 +92,6 @@ class TurnView:
     state: rules.GameState = field(compare=False, repr=False)
     phase: Phase
     player: str  # whose turn is being read
-    start: tuple[tuple[str, Pieces], ...]  # the occupied cells when the turn began
     # the cells that differ from the start, in board order: on the board, in hand, sensed
     reading: tuple[tuple[str, Pieces, Pieces, bool], ...]
     decided: tuple[tuple[str, Pieces], ...]  # cells the turn's decisions changed, as shown
@@ -128,8 +127,10 @@ class TurnView:
         return frozenset(cell for cell, *_ in self.reading)
 
     @cached_property
-    def _start(self) -> dict[str, Pieces]:
-        return dict(self.start)
+    def start(self) -> tuple[tuple[str, Pieces], ...]:
+        """The occupied cells when the turn began, in board order (worked out when first
+        read: a view after every turn would otherwise go through every cell)."""
+        return tuple(filter(itemgetter(1), self._memo.before.items()))
 
     @cached_property
     def _reading(self) -> dict[str, tuple[Pieces, Pieces, bool]]:
@@ -141,7 +142,7 @@ class TurnView:
 
     def before(self, cell: str) -> Pieces:
         """What stood on ``cell`` when the turn began."""
-        return self._start.get(cell, ())
+        return self._memo.before.get(cell, ())
 
     def pieces(self, cell: str) -> tuple[Pieces, Pieces]:
         """What stands on ``cell`` as far as the sensors tell, and what of it is in hand."""
@@ -188,17 +189,18 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     roles = phase in _ROLES and not roll_cells
     error, held = tracker.error, phase is Phase.HELD
     hint = tracker.hint_until > tracker.last_change and not differing and not state.outcome()
+    lifted = tracker.lifted() if roles and reading else []
     # A dict display, not keywords: see _make.
     return _make({
         "state": state, "phase": phase, "player": tracker.player,
-        "start": memo.start, "reading": reading, "decided": tuple(
+        "reading": reading, "decided": tuple(
             (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]
         ) if memo.changed else (),
         "touched": frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1)
         if tracker.history else _NOTHING,
         "after_visible": tracker.after_visible and len(stack) > tracker.turn_start,
-        "lifted": tuple(tracker.lifted()) if roles and reading else (),
-        "targets": tuple(tracker.targets().items()) if roles and reading else (),
+        "lifted": tuple(lifted),
+        "targets": tuple(tracker.targets(lifted).items()) if roles and reading else (),
         "danger": tuple(tracker.danger()) if roles else (),
         "restore": tuple(tracker.restore_cells().items()) if tracker.restoring else (),
         "error": None if error is None else tuple(error.cells.items()),
@@ -261,12 +263,11 @@ def _make(fields: dict[str, object]) -> TurnView:
 
 
 class Memo(NamedTuple):
-    """What a view shares with the next one while it still holds: the turn's start (and
-    its occupied cells), the decisions taken this turn and the cells they changed, the
+    """What a view shares with the next one while it still holds: the turn's start (each
+    cell's pieces), the decisions taken this turn and the cells they changed, the
     committed turns, and the board's buttons."""
 
     before: dict
-    start: tuple[tuple[str, Pieces], ...]
     taken: tuple
     changed: tuple[tuple[str, Pieces], ...]
     turns: tuple
@@ -284,15 +285,13 @@ def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
                   and len(previous.bounds) == len(marks) + 1)
     if same_turns and taken == previous.taken:
         return previous
-    if fresh:
-        start, buttons = tuple(filter(itemgetter(1), before.items())), tuple(tracker.buttons())
-    else:
-        start, buttons = previous.start, previous.buttons
+    buttons = tuple(tracker.buttons()) if fresh else previous.buttons
     if not fresh and taken == previous.taken:
         changed = previous.changed
     elif taken:
         now = tracker.state.physical()
-        changed = tuple((c, now.get(c, ())) for c in sorted(now.keys() | dict(start).keys())
+        cells = now.keys() | {c for c, pieces in before.items() if pieces}
+        changed = tuple((c, now.get(c, ())) for c in sorted(cells)
                         if now.get(c, ()) != before[c])
     else:
         changed = ()
@@ -300,7 +299,7 @@ def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
         turns, bounds = previous.turns, previous.bounds
     else:
         turns, bounds = tuple(stack[:start_at]), (*marks, start_at)
-    return Memo(before, start, taken, changed, turns, bounds, buttons)
+    return Memo(before, taken, changed, turns, bounds, buttons)
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:

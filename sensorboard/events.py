@@ -26,12 +26,19 @@ sensorboard.events.EventError: an event needs a "type"; got keys t
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
 class EventError(ValueError):
     """An item that is not an event (no type, or a field of the wrong shape)."""
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    """A kind's fields (``dataclasses.fields`` works them out at every call)."""
+    return dataclasses.fields(cls)
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,7 @@ class Event:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"type": self.KIND}
-        for f in dataclasses.fields(self):
+        for f in _fields(type(self)):
             if f.name == "extra":
                 continue
             value = getattr(self, f.name)

@@ -570,11 +570,14 @@ class BoardService:
             frame, self._frame_due = theirs, self.seat.next_change(now)
         if frame == self.frame:
             return
-        self.frame = frame
+        before, self.frame = self.frame, frame
         self.revision += 1
-        self.strip.fill(hints.OFF)
+        led, colour = self.layout.cell_led, self.palette
+        for cell in before.keys() - frame.keys():  # only the LEDs that change are set
+            self.strip.set(led[cell], hints.OFF)
         for cell, role in frame.items():
-            self.strip.set(self.layout.cell_led[cell], self.palette[role])
+            if before.get(cell) != role:
+                self.strip.set(led[cell], colour[role])
         self.strip.show()
 
     def result(self) -> str:
