@@ -290,14 +290,20 @@ def stage(ev: Evidence, cand: Candidate) -> tuple[int, dict[str, tuple[tuple, tu
             value = observe(pieces)
             common = common_prefix(was, pieces)
             lifted = len(common) in (len(was), len(pieces)) or observe(common) in seen[cell]
-            later = set()
-            for a, b in zip(steps[k:], steps[k + 1:], strict=False):
-                later |= {observe(common_prefix(a[cell], b[cell])), observe(b[cell])}
-            later.discard(value)
-            done = current[cell] == value or value in seen[cell] and current[cell] in later
-            if not (lifted and done):
+            if not (lifted and (current[cell] == value or value in seen[cell]
+                                and current[cell] in _later(observe, steps, k, cell, value))):
                 todo[cell] = (was, pieces)
         if todo:
             return k, todo
         prev = {**prev, **step}
     return len(steps), {}
+
+
+def _later(observe: Observe, steps: tuple, k: int, cell: str, value: Hashable) -> set:
+    """What ``cell`` may show after stage ``k`` of ``steps`` other than ``value``: a
+    later stage's pieces there, or what is left of them while one is in hand."""
+    later = set()
+    for a, b in zip(steps[k:], steps[k + 1:], strict=False):
+        later |= {observe(common_prefix(a[cell], b[cell])), observe(b[cell])}
+    later.discard(value)
+    return later
