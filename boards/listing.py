@@ -45,6 +45,9 @@ class Listings:
         self._ways_tried: set[tuple] = set()
         self._ways_listed: list[Turn] | None = None
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
+        # The candidates, and for each cell those of them that let it differ from the
+        # turn's start (:meth:`_allowing`).
+        self._by_cell: tuple[list | None, dict[str, list[Candidate]]] = (None, {})
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -76,7 +79,7 @@ class Listings:
         if self._spent:
             self._spent.clear()
         elif self._candidates is None:
-            self.candidates  # noqa: B018
+            self._allowing(self.candidates)  # listed, and indexed for the first event
         elif unlisted := self._unlisted():
             self._list(self._made(unlisted[0]))
             self._listed_after.add(self._way(unlisted[0]))
@@ -86,6 +89,19 @@ class Listings:
             self._ways_tried.add(tuple(state.move_stack[self.turn_start:]))
             if not decisions.in_turn(state, self.player):  # (else more is asked)
                 self._list(state)
+
+    def _allowing(self, cands: list[Candidate]) -> list[Candidate]:
+        """Those of ``cands`` that may change a cell that differs from the turn's start
+        (of those cells, the one the fewest of them may change): a candidate that may not
+        is never consistent. The index is built once for a list of candidates."""
+        if self._by_cell[0] is not cands:
+            index: dict[str, list[Candidate]] = {}
+            for cand in cands:
+                for cell in cand.allowed:
+                    index.setdefault(cell, []).append(cand)
+            self._by_cell = (cands, index)
+        index = self._by_cell[1]
+        return min((index.get(cell, []) for cell in self.differing), key=len, default=cands)
 
     def _list(self, state: rules.GameState) -> None:
         """List the turns of ``state``, a position this turn may lead to."""

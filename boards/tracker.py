@@ -187,8 +187,10 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
                         self.history, self.differing, self.batch_cells)
 
     def alive(self) -> list[Candidate]:
-        ev = self.evidence
-        return [c for c in self.candidates if evidence.consistent(ev, c)]
+        ev, cands = self.evidence, self.candidates
+        if self.differing:  # only the candidates that let one of those cells differ
+            cands = self._allowing(cands)
+        return [c for c in cands if evidence.consistent(ev, c)]
 
     # --- inputs -------------------------------------------------------------------
 
