@@ -170,9 +170,18 @@ class TessellaState(GameState):
         for player in PLAYERS:
             if self.captures(player) >= CAPTURES_TO_WIN:
                 return Outcome(player, "fourth capture")
+        # A step to an empty neighbour is found without listing every move: after a turn
+        # the game's end is known at once, and the moves are listed later (an idle scan).
+        if self._legal is None and self._can_step():
+            return None
         if not self.legal_moves():
             return Outcome(PLAYERS[2 - self._turn], "no legal move")
         return None
+
+    def _can_step(self) -> bool:
+        """Whether a piece of the side to move has an empty neighbour."""
+        b, me = self._board, self._turn
+        return any(owner == me and not all(b[t] for t in _ADJ[s]) for s, owner in enumerate(b))
 
     def move_str(self, move: Move) -> str:
         return str(move)

@@ -36,9 +36,11 @@ class EventError(ValueError):
 
 
 @functools.cache
-def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
-    """A kind's fields (``dataclasses.fields`` works them out at every call)."""
-    return dataclasses.fields(cls)
+def _written(cls: type) -> tuple[tuple[str, bool], ...]:
+    """A kind's fields as ``to_json`` writes them, each with whether it is left out when
+    None (worked out once a kind: ``dataclasses.fields`` does it at every call)."""
+    return tuple((f.name, f.default is None and f.name != "t")
+                 for f in dataclasses.fields(cls) if f.name != "extra")
 
 
 @dataclass(frozen=True)
@@ -50,16 +52,15 @@ class Event:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"type": self.KIND}
-        for f in _fields(type(self)):
-            if f.name == "extra":
-                continue
-            value = getattr(self, f.name)
-            if value is None and f.default is None and f.name != "t":
+        for name, optional in _written(type(self)):
+            value = getattr(self, name)
+            if value is None and optional:
                 continue  # an optional field left out, as the journal always wrote it
-            out[f.name] = value
+            out[name] = value
         if out.get("t", 0) is None:
             del out["t"]
-        return {**out, **getattr(self, "extra", {})}
+        extra = getattr(self, "extra", None)
+        return {**out, **extra} if extra else out
 
 
 def _kind(name: str):

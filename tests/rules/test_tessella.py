@@ -196,6 +196,7 @@ def test_S6_no_legal_turn_loses(monkeypatch):
     # where the side to move is stuck, so the stuck side is simulated here.
     state = pos("clear:a1,b1,ab12,e1 dark:a2,b2,c1,bc12 clear")
     monkeypatch.setattr(type(state), "_generate", lambda self: [])
+    monkeypatch.setattr(type(state), "_can_step", lambda self: False)
     assert state.outcome() == rules.Outcome("dark", "no legal move")
 
 
