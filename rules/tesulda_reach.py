@@ -163,23 +163,51 @@ def _order(ray: tuple[int, ...]) -> int:
 ORDER = tuple(tuple(_order(ray) for ray in per) for per in RAYS)
 
 
-def _fan_ends(frm: int, kind: int, rating: int, occupied: int) -> int:
-    """The ends of one leg of ``kind`` (D-5) from ``frm`` in each of its four directions,
-    of up to ``rating`` squares, stopped by the first occupied one (which it may end on)."""
-    ends = 0
+def _fan_index(sq: int, kind: int, rating: int) -> int:
+    """A fan's place in the fan tables (kind 0 straight, 1 diagonal; a rating past the
+    board's edge is the same as 9)."""
+    return (sq * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)
+
+
+def _fan_rays(sq: int, kind: int, rating: int) -> tuple[tuple[int, int, int], ...]:
+    """A fan's rays that leave the board's edge behind: each as the squares it may reach
+    on an empty board, :data:`ORDER`, and the bit of the ray's last square."""
+    out = []
     for d in (DIAGONAL if kind else STRAIGHT):
-        pre = PREFIX[frm][d]
-        reach = pre[rating] if rating < len(pre) else pre[-1]
+        pre = PREFIX[sq][d]
+        if len(pre) > 1:
+            out.append((pre[min(rating, len(pre) - 1)], ORDER[sq][d], BIT[RAYS[sq][d][-1]]))
+    return tuple(out)
+
+
+#: ``FAN_RAYS[_fan_index(...)]``: :func:`_fan_rays`; ``FAN_READ[...]``: the squares whose
+#: occupancy a fan reads (every square of its paths but the last); ``FAN_EMPTY[...]``: its
+#: ends on an empty board.
+FAN_RAYS = tuple(_fan_rays(sq, kind, rating)
+                 for sq in range(N) for kind in (0, 1) for rating in range(SIZE))
+FAN_READ = tuple(functools.reduce(operator.or_, (
+    PREFIX[sq][d][max(0, min(rating, len(PREFIX[sq][d]) - 1) - 1)]
+    for d in (DIAGONAL if kind else STRAIGHT)))
+    for sq in range(N) for kind in (0, 1) for rating in range(SIZE))
+FAN_EMPTY = tuple(functools.reduce(operator.or_, (reach for reach, _, _ in rays), 0)
+                  for rays in FAN_RAYS)
+#: Per fan, its ends per occupancy of the squares it reads.
+_FAN_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in FAN_RAYS)
+
+
+def _fan_ends(index: int, occupied: int) -> int:
+    """The ends of a fan (one leg of one kind, D-5, in each of its four directions, of up
+    to its rating), each ray stopped by its first occupied square (which it may end on)."""
+    ends = 0
+    for reach, order, last in FAN_RAYS[index]:
         hit = occupied & reach
         if not hit:
             ends |= reach
             continue
-        order = ORDER[frm][d]
         if order < 0:  # the nearest occupied square has the highest bit
             ends |= reach & -(1 << (hit.bit_length() - 1))
             continue
         if not order:  # rank 10's square, the ray's last, has the lowest bit
-            last = BIT[RAYS[frm][d][-1]]
             if not hit & ~last:
                 ends |= reach
                 continue
@@ -189,42 +217,14 @@ def _fan_ends(frm: int, kind: int, rating: int, occupied: int) -> int:
     return ends
 
 
-def _fan_index(sq: int, kind: int, rating: int) -> int:
-    """A fan's place in the fan tables (kind 0 straight, 1 diagonal; a rating past the
-    board's edge is the same as 9)."""
-    return (sq * 2 + kind) * SIZE + (rating if rating < SIZE else SIZE - 1)
-
-
-def _fan_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(FAN_READ, FAN_EMPTY)``: per fan, the squares whose occupancy it reads (every
-    square of its paths but the last) and its ends on an empty board."""
-    read, empty = [0] * (N * 2 * SIZE), [0] * (N * 2 * SIZE)
-    for sq in range(N):
-        for kind in (0, 1):
-            for rating in range(SIZE):
-                index = _fan_index(sq, kind, rating)
-                for d in (DIAGONAL if kind else STRAIGHT):
-                    pre = PREFIX[sq][d]
-                    reach = min(rating, len(pre) - 1)
-                    read[index] |= pre[max(0, reach - 1)]
-                    empty[index] |= pre[reach]
-    return tuple(read), tuple(empty)
-
-
-#: ``FAN_READ[_fan_index(...)]``, ``FAN_EMPTY[...]``: see :func:`_fan_tables`.
-FAN_READ, FAN_EMPTY = _fan_tables()
-#: Per fan, its ends per occupancy of the squares it reads.
-_FAN_MEMO: tuple[dict[int, int], ...] = tuple({} for _ in FAN_READ)
-
-
-def _fan(sq: int, kind: int, rating: int, occupied: int) -> int:
-    """The ends of one leg of ``kind`` from ``sq`` in each of its four directions (D-5)."""
-    index = _fan_index(sq, kind, rating)
+def _fan(index: int, occupied: int) -> int:
+    """The ends of the fan ``index`` (:func:`_fan_index`) with ``occupied`` the occupied
+    squares."""
     key = occupied & FAN_READ[index]
     memo = _FAN_MEMO[index]
     found = memo.get(key)
     if found is None:
-        found = _fan_ends(sq, kind, rating, key)
+        found = _fan_ends(index, key)
         if len(memo) >= 4096:
             memo.clear()
         memo[key] = found
@@ -241,16 +241,18 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
     for kind, rating, other in ((0, t.straight, t.diagonal), (1, t.diagonal, t.straight)):
         if not rating:
             continue
-        reached = _fan(frm, kind, rating, occupied)
+        index = _fan_index(frm, kind, rating)
+        reached = _fan(index, occupied)
         ends |= reached
         if not (t.dodger and other):
-            relevant |= FAN_READ[_fan_index(frm, kind, rating)]
+            relevant |= FAN_READ[index]
             continue
         # D-5 Dodger: a second leg of the other kind from every square entered empty.
-        relevant |= _fan(frm, kind, rating, 0)
+        relevant |= FAN_EMPTY[index]
         for sq in squares(reached & ~occupied):
-            ends |= _fan(sq, 1 - kind, other, occupied)
-            relevant |= FAN_READ[_fan_index(sq, 1 - kind, other)]
+            index = _fan_index(sq, 1 - kind, other)
+            ends |= _fan(index, occupied)
+            relevant |= FAN_READ[index]
     return ends, relevant
 
 
@@ -335,9 +337,10 @@ class Kind:
         self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
         self.memo: dict[int, int] = {}  # (occupied & relevant) * N + frm -> ends
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
-        # A mover of one leg: the kinds and ratings of its fans; else () (see _walk).
+        # A mover of one leg: its fans, as :func:`_fan_index` on square 0; else () (see _walk).
         self.fans = () if t.jumper or (t.dodger and t.straight and t.diagonal) else tuple(
-            (kind, rating) for kind, rating in ((0, t.straight), (1, t.diagonal)) if rating)
+            _fan_index(0, kind, rating)
+            for kind, rating in ((0, t.straight), (1, t.diagonal)) if rating)
 
     @classmethod
     def of(cls, t: Traits, owner: int) -> Kind:
@@ -356,9 +359,9 @@ class Kind:
         key = (occupied & relevant) * N + frm
         found = self.memo.get(key)
         if found is None:
-            found = 0
-            for kind, rating in self.fans:
-                found |= _fan(frm, kind, rating, occupied)
+            found, at = 0, frm * 2 * SIZE
+            for fan in self.fans:
+                found |= _fan(at + fan, occupied)
             if not self.fans:
                 found = _walk(self.traits, frm, occupied & relevant)[0]
             if self.traits.minion:  # D-6
@@ -373,9 +376,10 @@ class Kind:
         """Work out :attr:`relevant` and :attr:`empty` on ``frm`` (its first visit there)
         and return the former."""
         if self.fans:
-            indexes = [_fan_index(frm, kind, rating) for kind, rating in self.fans]
-            empty = functools.reduce(operator.or_, (FAN_EMPTY[i] for i in indexes))
-            relevant = functools.reduce(operator.or_, (FAN_READ[i] for i in indexes))
+            empty = relevant = 0
+            for fan in self.fans:
+                empty |= FAN_EMPTY[frm * 2 * SIZE + fan]
+                relevant |= FAN_READ[frm * 2 * SIZE + fan]
         else:
             empty, relevant = _walk(self.traits, frm, 0)
         if self.traits.minion:  # D-6
