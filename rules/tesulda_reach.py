@@ -221,6 +221,8 @@ def _fan(index: int, occupied: int) -> int:
     """The ends of the fan ``index`` (:func:`_fan_index`) with ``occupied`` the occupied
     squares."""
     key = occupied & FAN_READ[index]
+    if not key:
+        return FAN_EMPTY[index]
     memo = _FAN_MEMO[index]
     found = memo.get(key)
     if found is None:
