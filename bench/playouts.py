@@ -176,6 +176,11 @@ def table(runs: dict[str, list[dict]]) -> None:
                  else f"{max(r[game][k] for r in runs[label]):,.0f}"
                  for _, k, ratio in COLUMNS for label in labels]
         print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
+    print("\nx chess in each round (fresh playouts):")
+    for game in WORK:
+        print(f"- {game}: " + "; ".join(
+            f"{label} " + " / ".join(f"{r[game][0] / r['chess'][0]:.2f}" for r in runs[label])
+            for label in labels))
 
 
 def count(what: str) -> None:
