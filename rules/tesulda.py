@@ -400,7 +400,7 @@ class TesuldaState(TesuldaWords, GameState):
             # D-9 was judged when the moves were listed: safe unless rescued.
             self._known_safe = (self._turn == mover and listed is not None and move in listed
                                 and move not in self._rescued)
-            return saved, changed
+            return saved + changed
         self._known_safe = False
         if kind_of == "take" or (kind_of == "none" and self._phase == ATTACK):
             t = self._moved
@@ -427,13 +427,17 @@ class TesuldaState(TesuldaWords, GameState):
             self._open = (self._open[0], False)
             self._after_extra()
         else:
-            changed = ()
             self._end_turn()
-        return saved, changed
+            return saved
+        return saved + changed
 
-    def _keep(self, *cells: int) -> tuple:
-        """What stands on ``cells`` now, for :meth:`_unplay`."""
-        return tuple((sq, self._board[sq], self._kinds[sq]) for sq in cells)
+    def _keep(self, sq: int, other: int = -1) -> tuple:
+        """What stands on ``sq`` (and ``other``) now, for :meth:`_unplay`: the square, its
+        figure and its kind, one flat tuple."""
+        b, kinds = self._board, self._kinds
+        if other < 0:
+            return sq, b[sq], kinds[sq]
+        return sq, b[sq], kinds[sq], other, b[other], kinds[other]
 
     def _put(self, sq: int, counts: tuple[int, ...]) -> None:
         """The figure on ``sq`` now holds ``counts``."""
@@ -474,11 +478,10 @@ class TesuldaState(TesuldaWords, GameState):
         self._open = (True, True)
 
     def _unplay(self, move: Move, undo: tuple) -> None:
-        saved, changed = undo
-        for sq, fig, its_kind in changed:
-            self._board[sq], self._kinds[sq] = fig, its_kind
+        for i in range(10, len(undo), 3):  # what _keep kept
+            self._board[undo[i]], self._kinds[undo[i]] = undo[i + 1], undo[i + 2]
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
-         self._lost_side, self._sides, self._known_safe, self._primes) = saved
+         self._lost_side, self._sides, self._known_safe, self._primes) = undo[:10]
         self._opts = None
         self._hits[self._turn].clear()
 
