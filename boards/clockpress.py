@@ -58,10 +58,11 @@ class ClockPress:
         turn the board shows, or an unseen turn, is committed or asked about."""
         pending = [c for c in self.pending if c in self._alive]  # and the board shows it
         ev = self.evidence
-        if self.lifting and not any(evidence.complete(ev, c) for c in pending):
-            # A piece taken up since: the next player's, where a waiting turn leaves the
-            # board fitting their turn (a step onto an own piece shows only that lift), not
-            # one turn's piece put down and lifted again, which the press would not end.
+        if (self.lifting or not pending) and not any(evidence.complete(ev, c) for c in pending):
+            # A piece taken up since (or the next player's turn under way, a bump): the
+            # next player's, where a waiting turn leaves the board fitting their turn (a
+            # step onto an own piece shows only that lift), not one turn's piece put down
+            # and lifted again, which the press would not end.
             pending = [c for c in self.pending if self._next_turn_fits(c)] or pending
         if pending and all(self._like_a_touch(c) for c in pending):
             # A piece lifted and put back: an entry bumping it, or a touch and an unseen turn.
