@@ -15,10 +15,7 @@ process meanwhile (as while it thinks of a hint or an opponent's turn).
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import platform
 import sys
 from pathlib import Path
 
@@ -28,7 +25,13 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 from pipeline import in_tree  # noqa: E402
 
 from boards.layout import load_layout, shipped_layouts  # noqa: E402
-from sensorboard.latency import change_to_frame, percentile, reference_seconds  # noqa: E402
+from sensorboard.latency import (  # noqa: E402
+    change_to_frame,
+    games_options,
+    measured,
+    percentile,
+    reference_seconds,
+)
 
 PI_FACTOR = 10  # a Raspberry Pi 4 runs this Python about ten times slower
 
@@ -111,10 +114,7 @@ def with_engine(layouts: dict, games: int, plies: int, rounds: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--plies", type=int, default=30)
-    ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
+    ap = games_options(__doc__.splitlines()[0], games=20)
     ap.add_argument("--against", type=Path, help="another source tree: each layout measured "
                     "on both, alternately")
     ap.add_argument("--rounds", type=int, default=2)
@@ -122,9 +122,7 @@ def main() -> None:
                     "engine searching in the background, alternately")
     args = ap.parse_args()
     layouts = {n: p for n, p in shipped_layouts().items() if not args.layout or n in args.layout}
-    print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.games} seeded "
-          f"games of {args.plies} turns per layout\n")
+    print(measured(args.games, args.plies))
     if args.against:
         compare(args.against, list(layouts), args.games, args.plies, args.rounds)
         return

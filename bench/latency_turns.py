@@ -11,10 +11,7 @@ never give; ``asking``: a question is open; ``error``: the board shows an error)
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import platform
 import sys
 from pathlib import Path
 
@@ -22,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from boards.layout import load_layout, shipped_layouts  # noqa: E402
-from sensorboard.latency import change_to_frame  # noqa: E402
+from sensorboard.latency import change_to_frame, games_options, measured  # noqa: E402
 
 
 def played(name: str, games: int, plies: int) -> tuple[int, int, int, list[str]]:
@@ -43,15 +40,9 @@ def played(name: str, games: int, plies: int) -> tuple[int, int, int, list[str]]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--plies", type=int, default=30)
-    ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
-    args = ap.parse_args()
+    args = games_options(__doc__.splitlines()[0], games=20).parse_args()
     names = args.layout or list(shipped_layouts())
-    print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
-          f"Python {platform.python_version()}; {args.games} seeded games of {args.plies} "
-          "turns per layout\n")
+    print(measured(args.games, args.plies))
     print("| layout | games complete | decisions as played | the other games: seed, end |")
     print("|---|---:|---:|---|")
     for name in names:

@@ -9,10 +9,7 @@ Prints a markdown table (no assertions).
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -22,7 +19,13 @@ os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 from boards.layout import load_layout, shipped_layouts  # noqa: E402
 from boards.tracker import Tracker  # noqa: E402
-from sensorboard.latency import change_to_frame, percentile, reference_seconds  # noqa: E402
+from sensorboard.latency import (  # noqa: E402
+    change_to_frame,
+    games_options,
+    measured,
+    percentile,
+    reference_seconds,
+)
 
 
 def timed_views(name: str, games: int, plies: int) -> tuple[list[float], list[float]]:
@@ -46,15 +49,9 @@ def timed_views(name: str, games: int, plies: int) -> tuple[list[float], list[fl
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--plies", type=int, default=30)
-    ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
-    args = ap.parse_args()
-    names = args.layout or sorted(shipped_layouts())
-    print(f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}; {args.games} "
-          f"seeded games of {args.plies} turns per layout\n")
+    args = games_options(__doc__.splitlines()[0], games=10).parse_args()
+    names = args.layout or list(shipped_layouts())
+    print(measured(args.games, args.plies))
     print("| layout | views | view p50 | view p99 | change scans | scan p50 | scan p99 | "
           "reference |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

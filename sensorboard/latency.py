@@ -13,6 +13,10 @@ seeded floats), so a run on a slower or busier machine can be compared by the ra
 
 from __future__ import annotations
 
+import argparse
+import datetime
+import os
+import platform
 import random
 import time
 from collections.abc import Callable, Hashable
@@ -28,6 +32,23 @@ from hardware.clock import VirtualClock
 
 if TYPE_CHECKING:
     from sensorboard.service import BoardService
+
+
+def games_options(description: str, games: int) -> argparse.ArgumentParser:
+    """The options of every bench over these seeded games: how many games, their plies and
+    which shipped layouts (``--layout``, repeatable; every one by default)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--games", type=int, default=games)
+    ap.add_argument("--plies", type=int, default=30)
+    ap.add_argument("--layout", action="append", help="only this shipped layout (repeatable)")
+    return ap
+
+
+def measured(games: int, plies: int) -> str:
+    """The first line of such a bench's report: when, where and what was played."""
+    return (f"Measured {datetime.datetime.now():%Y-%m-%d %H:%M} on {platform.machine()}, "
+            f"{os.cpu_count()} cores, Python {platform.python_version()}; {games} seeded "
+            f"games of {plies} turns per layout\n")
 
 
 def percentile(values: list[float], q: float) -> float:
