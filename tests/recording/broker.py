@@ -24,10 +24,21 @@ def mosquitto_binary() -> str:
     return found
 
 
+def free_ports(count: int) -> list[int]:
+    """``count`` different free ports: each socket is held until all are bound, so the
+    kernel cannot hand the same port out twice."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
 
 
 class Broker:
@@ -37,8 +48,7 @@ class Broker:
 
     def __init__(self, folder: Path, config: Path = SHIPPED) -> None:
         self.folder = folder
-        self.port = free_port()
-        self.tls_port = free_port()
+        self.port, self.tls_port = free_ports(2)
         data = folder / "mosquitto-data"
         data.mkdir(parents=True, exist_ok=True)
         ports = iter([self.port, self.tls_port])
