@@ -14,17 +14,8 @@ from boards.layout import Layout
 from hardware.clock import RealClock
 from sensorboard import demo as demos
 from sensorboard.systemd import Notifier
-from sensorboard.web.server import (
-    ActionError,
-    WebSession,
-    check_bind,
-    default_factory,
-    is_loopback,
-    listening_socket,
-    make_app,
-    serve,
-    url_for,
-)
+from sensorboard.web.network import check_bind, is_loopback, listening_socket, url_for
+from sensorboard.web.server import ActionError, WebSession, default_factory, make_app, serve
 
 __all__ = ["WebSession", "default_factory", "make_app", "serve", "run_web", "url_for"]
 

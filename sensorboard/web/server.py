@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
 import logging
 import signal
@@ -56,6 +55,7 @@ from sensorboard.opponent import Choice, ChoiceError, TurnError
 from sensorboard.options import known_buttons
 from sensorboard.service import BoardService, ServiceError
 from sensorboard.web import against as against_menu
+from sensorboard.web.network import is_loopback, url_for
 from sensorboard.web.snapshot import legend_json, position_json, snapshot
 
 LOG = logging.getLogger(__name__)
@@ -495,18 +495,6 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
     return app
 
 
-LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() in LOOPBACK_NAMES or host.lower().endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def _guard(session: WebSession, loopback: bool):
     @web.middleware
     async def guard(request: web.Request, handler):
@@ -547,51 +535,6 @@ def _http_text(e: web.HTTPException, request: web.Request) -> str:
     if isinstance(e, web.HTTPNotFound):
         return f"nothing at {request.path}; the page is at /"
     return f"{e.status} {e.reason}"
-
-
-def network_address(family: int = socket.AF_INET) -> str | None:
-    """This machine's address on its network (the one its default route leaves from)."""
-    probe = "192.0.2.1" if family == socket.AF_INET else "2001:db8::1"  # documentation nets
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as s:
-            s.connect((probe, 9))  # a UDP connect sends nothing; it only picks the route
-            return s.getsockname()[0]
-    except OSError:
-        return None
-
-
-def url_for(host: str, port: int, token: str | None) -> str:
-    """The address to open: on every address (0.0.0.0, ::) the machine's network one."""
-    if host in ("0.0.0.0", "::"):
-        host = (network_address() or (network_address(socket.AF_INET6) if host == "::"
-                                      else None) or "127.0.0.1")
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """The page's socket, bound and listening; raises OSError when ``host:port`` cannot be
-    served (in use, no such address). Taken before the board is set up and held until
-    :func:`serve` serves on it, so a port that cannot be had leaves nothing behind."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host.strip("[]"), port))
-        sock.listen(128)
-        sock.setblocking(False)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
-
-
-def check_bind(host: str, token: str | None) -> str | None:
-    """An error text when serving on ``host`` would not be safe, else None."""
-    if not is_loopback(host) and not token:
-        return (f"--host {host} serves the network: give --token TOKEN "
-                "(every action on the page will need it)")
-    return None
 
 
 async def serve(session: WebSession, host: str, port: int,

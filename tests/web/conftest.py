@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from sensorboard.web.server import WebSession, default_factory, is_loopback, make_app
+from sensorboard.web.network import is_loopback
+from sensorboard.web.server import WebSession, default_factory, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -9,15 +9,8 @@ import pytest
 import rules
 from hardware.clock import VirtualClock
 from sensorboard.cli import main
-from sensorboard.web.server import (
-    ActionError,
-    WebSession,
-    check_bind,
-    default_factory,
-    is_loopback,
-    network_address,
-    url_for,
-)
+from sensorboard.web.network import check_bind, is_loopback, network_address, url_for
+from sensorboard.web.server import ActionError, WebSession, default_factory
 
 KNOWN_SHAPES = {"octagon", "square", "point", "box", "tile", "zone"}
 
