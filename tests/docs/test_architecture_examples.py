@@ -181,3 +181,30 @@ def test_the_module_map_names_every_module_of_boards():
     named = set(re.findall(r"`(\w+)\.py`", table))
     modules = {p.stem for p in (ROOT / "boards").glob("*.py") if p.stem != "__init__"}
     assert named == modules
+
+
+def test_what_the_page_names_in_boards_exists():
+    """Every ``Tracker.name``, ``boards.module.name`` and ``module.name`` of a module of
+    boards/ the page names in code is there (an attribute a fresh tracker has counts)."""
+    import importlib
+
+    from boards.tracker import Tracker
+
+    tracker = Tracker(rules.new_game("tessella"))
+    modules = {p.stem for p in (ROOT / "boards").glob("*.py") if p.stem != "__init__"}
+    missing = []
+    for ref in set(re.findall(r"`([A-Za-z_]\w*(?:\.\w+)+)(?:\([^`]*\))?`", PAGE.read_text())):
+        head, *rest = ref.removeprefix("boards.").split(".")
+        if rest == ["py"]:  # a file name
+            continue
+        if head == "Tracker":
+            obj = tracker
+        elif head in modules and (rest or ref.startswith("boards.")):
+            obj = importlib.import_module(f"boards.{head}")
+        else:
+            continue
+        for name in rest:
+            obj = getattr(obj, name, missing)
+        if obj is missing:
+            missing.append(ref)
+    assert missing == []
