@@ -8,7 +8,7 @@ later events gave), **rolls** (a die read from the board), **holds** (the turns 
 phase ``HELD``), **offers** (the option the ``hint`` button put on offer), **reads** (the
 answers the readings of an open question still follow), and ``LEDs:`` pairs of a cell and
 its role (seen at least once within three seconds of the row, for roles that blink
-or pulse). A row
+or pulse) or ``all dark``. A row
 that does not claim a commit, a question, a settling, a roll or a hold is checked to
 have none: the page cannot leave out what the tracker did.
 """
@@ -43,6 +43,7 @@ class Row:
     event: str
     claims: dict[str, list[str]]
     leds: list[tuple[str, str]]
+    dark: bool  # "LEDs: all dark"
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ def parse_row(line: str) -> Row:
     claims = {word: SPAN.findall(spans) for word, spans in CLAIM.findall(does)}
     leds = [pair for text in LEDS.findall(does)
             for pair in re.findall(r"(\w+) `([\w-]+)`", text)]
-    return Row(float(t), event, claims, leds)
+    dark = any(text.startswith("all dark") for text in LEDS.findall(does))
+    return Row(float(t), event, claims, leds, dark)
 
 
 def parse_example(block: str) -> Example:
@@ -148,6 +150,8 @@ def check(board: Board, row: Row, events: list, where: str) -> None:
     if "reads" in claims:
         assert {path[0] for path in tracker.readings} == set(claims["reads"]), where
     frames = [hints.plan(view, row.t + k / 16) for k in range(48)]
+    if row.dark:
+        assert frames[0] == {}, f"{where}: lit {frames[0]}"
     for cell, role in row.leds:
         assert any(frame.get(cell) == role for frame in frames), \
             f"{where}: {cell} is never {role}: {frames[0]}"
