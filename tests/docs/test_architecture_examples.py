@@ -2,15 +2,16 @@
 example") are true: each example's events, read from the page itself, are fed to a real
 tracker on the named layout's sensors, and every row's claims are checked.
 
-A row's third column claims, each as a bold word followed by code spans: **commits**
-(the turns committed, in order), **asks** (a question's options), **settles** (the answer
-later events gave), **rolls** (a die read from the board), **holds** (the turns held, the
-phase ``HELD``), **offers** (the option the ``hint`` button put on offer), **reads** (the
-answers the readings of an open question still follow), and ``LEDs:`` pairs of a cell and
-its role (seen at least once within three seconds of the row, for roles that blink
-or pulse) or ``all dark``. A row
-that does not claim a commit, a question, a settling, a roll or a hold is checked to
-have none: the page cannot leave out what the tracker did.
+A row's third column claims, each as a bold word directly followed by code spans:
+**commits** (the turns committed, in order), **asks** (a question's options),
+**settles** (the answer later events gave), **rolls** (a die read from the board),
+**holds** (the turns held, the phase ``HELD``), **fits** (the turns in progress or done
+that fit the board, ``Tracker.alive()``), **offers** (the option the ``hint`` button put
+on offer), **reads** (the answers the readings of an open question still follow), and
+``LEDs:`` pairs of a cell and its role (seen at least once within three seconds of the
+row, for roles that blink or pulse) or ``all dark``. A row that does not claim a commit,
+a question, a settling, a roll or a hold is checked to have none: the page cannot leave
+out what the tracker did.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tests.boards.truth import TrackerBoard
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "architecture.md"
 SECTION = "## Readings, commits and questions, by example"
-CLAIM = re.compile(r"\*\*(commits|asks|settles|rolls|holds|offers|reads)\*\*"
+CLAIM = re.compile(r"\*\*(commits|asks|settles|rolls|holds|offers|reads|fits)\*\*"
                    r"((?:[\s,]*(?:and |then )?`[^`]+`)*)")
 LEDS = re.compile(r"LEDs: ([^;.]*)")
 SPAN = re.compile(r"`([^`]+)`")
@@ -147,6 +148,8 @@ def check(board: Board, row: Row, events: list, where: str) -> None:
     view = board.view()
     if "offers" in claims:
         assert view.question.on_offer.value == claims["offers"][0], where
+    if "fits" in claims:
+        assert sorted(c.text for c in tracker.alive()) == sorted(claims["fits"]), where
     if "reads" in claims:
         assert {path[0] for path in tracker.readings} == set(claims["reads"]), where
     frames = [hints.plan(view, row.t + k / 16) for k in range(48)]
