@@ -55,6 +55,8 @@ class Deciding:
         if since is None:
             since = self.carry_from
         self.turn_marks.append(self.turn_start)
+        if self.last_commit is not None:  # the last turn's light counts from its commit
+            self.last_commit = (self.last_commit[0], t)
         text = decisions.text(state, turn)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]
         history = self.history
