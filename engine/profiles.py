@@ -35,7 +35,9 @@ class Profile:
     moves best first by ``evaluate`` just after each (winning moves first), so widening
     looks at the promising ones (a push, an evaluation and a pop per move listed);
     ``order``: the game's own cheaper ordering instead, ``order(state, moves)`` giving the
-    moves the most promising last, so widening looks at those first."""
+    moves the most promising last, so widening looks at those first; ``guided``: the
+    probability that a rollout's decision is the first of ``order`` rather than a uniform
+    random one (rollouts that play the game's way see its plans a random one misses)."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -45,6 +47,7 @@ class Profile:
     decisive_scan: int = 64
     ordered: bool = False
     order: Callable[[object, list], list] | None = None
+    guided: float = 0.0
 
 
 def _squash(x: float) -> float:
@@ -180,7 +183,7 @@ PROFILES: dict[str, Profile] = {
     "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), exploration=0.3,
-                     decisive_scan=0, order=teblo_order),
+                     decisive_scan=0, order=teblo_order, guided=0.8),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),
 }
 

@@ -139,11 +139,20 @@ class _Search:
                 value = settings.evaluate(work) if settings.evaluate else 0.5
             else:
                 work.push(work.sample_chance(rng) if work.to_move == rules.CHANCE
-                          else rng.choice(work.legal_moves()))
+                          else self.rollout_move())
                 played += 1
         for _ in range(played):
             work.pop()
         return value
+
+    def rollout_move(self) -> Hashable:
+        """A rollout's decision: uniform random, or with the profile's ``guided``
+        probability the first of its ``order``."""
+        moves, settings = self.work.legal_moves(), self.settings
+        if settings.order is None or self.rng.random() >= settings.guided:
+            return self.rng.choice(moves)
+        self.rng.shuffle(moves)
+        return settings.order(self.work, moves)[-1]
 
     def select(self, node: Node) -> Hashable:
         if node.probs:
