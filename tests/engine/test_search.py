@@ -121,3 +121,13 @@ def test_the_first_move_tried_in_teblo_steps_towards_the_enemy_base():
     for seed in range(3):
         assert engine.search(state, playouts=1, seed=seed).move in {
             state.parse_move("a1-a2"), state.parse_move("a1-b1")}
+
+
+def test_a_teblo_defender_behind_in_the_race_walls_off_its_base():
+    """Yellow's pawn on k9 is four steps from red's base, red's five from yellow's: red
+    walking loses the race. At level 2 red blocks between yellow and its base instead
+    (Teblo's rollouts follow its order, so they see the wall a random rollout misses)."""
+    state = rules.from_position("teblo", "yellow:k9:25: red:c4:25: red")
+    for seed in range(4):
+        move = engine.search(state, level=2, seed=seed).move
+        assert (move.frm, move.to in {"k10", "k11", "k12", "l9", "l10", "l11"}) == ("", True)
