@@ -46,6 +46,7 @@ Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
 
 from __future__ import annotations
 
+import bisect
 import functools
 import operator
 from collections.abc import Sequence
@@ -81,6 +82,7 @@ from .tesulda_pieces import (
     _counts,
     _moved,
     _physical,
+    _refigure,
     _swap_pieces,
     figure_fault,
     figure_words,
@@ -398,8 +400,8 @@ class TesuldaState(TesuldaWords, GameState):
             else:
                 self._enter_extras()
             # D-9 was judged when the moves were listed: safe unless rescued.
-            self._known_safe = (self._turn == mover and listed is not None and move in listed
-                                and move not in self._rescued)
+            self._known_safe = (self._turn == mover and listed is not None
+                                and _sorted_holds(listed, move) and move not in self._rescued)
             return saved + changed
         self._known_safe = False
         if kind_of == "take" or (kind_of == "none" and self._phase == ATTACK):
@@ -441,9 +443,8 @@ class TesuldaState(TesuldaWords, GameState):
 
     def _put(self, sq: int, counts: tuple[int, ...]) -> None:
         """The figure on ``sq`` now holds ``counts``."""
-        fig = self._board[sq]
-        fig = self._board[sq] = Figure(fig.owner, fig.base, counts)
-        self._kinds[sq] = kind(fig)
+        fig, self._kinds[sq] = _refigure(self._board[sq], counts)
+        self._board[sq] = fig
         if counts[CROWN] or self._primes[fig.owner] & BIT[sq]:
             self._recrown(sq)
 
@@ -535,6 +536,12 @@ class TesuldaState(TesuldaWords, GameState):
 
     def physical(self) -> dict[str, tuple[str, ...]]:
         return {CELLS[i]: _physical(f) for i, f in enumerate(self._board) if f is not None}
+
+
+def _sorted_holds(moves: list[Move], move: Move) -> bool:
+    """Whether the sorted list ``moves`` holds ``move``."""
+    i = bisect.bisect_left(moves, move)
+    return i < len(moves) and moves[i] == move
 
 
 def new_game(setup: object = None, first: str = "light") -> TesuldaState:

@@ -12,6 +12,7 @@ Traits(straight=0, diagonal=5, jumper=False, dodger=True, minion=False)
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -253,3 +254,31 @@ def _physical(fig: Figure) -> tuple[str, ...]:
             *(PIECE_KINDS[k] for k, n in enumerate(fig.counts) for _ in range(n)),
         )
     return names
+
+
+def _holdings() -> list[tuple[int, ...]]:
+    """Every holding D-3 allows: the counts of up to 5 pieces, the crown counting 2, never
+    a crown with a star."""
+    out = []
+    for n in range(CAP + 1):
+        for pieces in itertools.combinations_with_replacement(range(len(PIECE_KINDS)), n):
+            counts = tuple(pieces.count(k) for k in range(len(PIECE_KINDS)))
+            if _fits(counts):
+                out.append(counts)
+    return out
+
+
+#: ``_FIGURES[owner, base, counts]``: every figure D-3 allows and its kind, built once:
+#: a figure whose pieces change is looked up here, not built again.
+_FIGURES = {(owner, base, counts): (fig, kind(fig))
+            for counts in _holdings() for owner in (1, 2) for base in range(len(BASES))
+            for fig in (Figure(owner, base, counts),)}
+
+
+def _refigure(fig: Figure, counts: tuple[int, ...]) -> tuple[Figure, Kind]:
+    """``fig`` holding ``counts`` instead, and its kind."""
+    found = _FIGURES.get((fig.owner, fig.base, counts))
+    if found is None:  # beyond D-3 (a decision pushed without its legality checked)
+        new = Figure(fig.owner, fig.base, counts)
+        found = new, kind(new)
+    return found
