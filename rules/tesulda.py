@@ -102,6 +102,9 @@ __all__ = ["NAME", "PLAYERS", "PIECES", "GEOMETRY", "CELLS", "Figure", "Move", "
            "traits"]
 
 NAME = "tesulda"
+#: Builds a named tuple (a Move, a Figure) from its values without its ``__new__``, a
+#: Python function: the rules build thousands of them.
+_new = tuple.__new__
 
 
 class TesuldaState(TesuldaWords, GameState):
@@ -364,9 +367,9 @@ class TesuldaState(TesuldaWords, GameState):
                 if other is None or other.owner != fig.owner:
                     continue
                 there = CELLS[u]
-                out += [Move("swap", here, there, False, pieces)
+                out += [_new(Move, ("swap", here, there, False, pieces))
                         for pieces in _swap_pieces(fig.counts, other.counts)]
-                out += [Move("swap", there, here, False, pieces)
+                out += [_new(Move, ("swap", there, here, False, pieces))
                         for pieces in _swap_pieces(other.counts, fig.counts)]
         if draw_open and t // SIZE in _ZONE_ROWS[3 - fig.owner]:  # D-8 Resource
             out += _choices("draw", fig.counts, self._pool)

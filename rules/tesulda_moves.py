@@ -38,8 +38,10 @@ class Move(NamedTuple):
 
 
 NONE = Move("none")
+
+
 _MOVES = {
-    (a, b, cap): Move("move", CELLS[a], CELLS[b], cap)
+    (a, b, cap): tuple.__new__(Move, ("move", CELLS[a], CELLS[b], cap, ""))
     for a in range(_N) for b in range(_N) if a != b for cap in (False, True)
 }
 #: ``_MOVES_FROM[frm][to]``: the move and the capture from ``frm`` to ``to``.
