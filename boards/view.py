@@ -21,6 +21,7 @@ when several hold:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -181,15 +182,23 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     memo = _memo(tracker, previous._memo if previous else None, stack)
     differing = tracker.differing
     reading = _reading(tracker, differing) if differing else ()
-    question = _question(tracker, previous.question if previous else None, option_cells,
-                         lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
+    question = None if tracker.prompt is None else _question(
+        tracker, previous.question if previous else None, option_cells,
+        lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
     phase = tracker.phase  # kept by the tracker: boards/phases.py
-    # The turn's own LED roles, only where the planner shows them (see hints.plan).
+    # The turn's own LED roles, only where the planner shows them (see hints.plan); the
+    # phase compared by identity (an enum's hash is a Python call).
     roll_cells = tuple(tracker.roll_cells()) if tracker.rolled is not None else ()
-    roles = phase in _ROLES and not roll_cells
+    roles = (phase is Phase.MOVING or phase is Phase.IDLE or phase is Phase.HELD) \
+        and not roll_cells
     error, held = tracker.error, phase is Phase.HELD
     hint = tracker.hint_until > tracker.last_change and not differing and not state.outcome()
     lifted = tracker.lifted() if roles and reading else []
+    last = tracker.last_commit
+    if last is not None:
+        before = previous.last if previous else None
+        last = before if before is not None and before[1] == last[1] else (
+            frozenset(last[0].final), last[1])
     # A dict display, not keywords: see _make.
     return _make({
         "state": state, "phase": phase, "player": tracker.player,
@@ -205,16 +214,15 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         "restore": tuple(tracker.restore_cells().items()) if tracker.restoring else (),
         "error": None if error is None else tuple(error.cells.items()),
         "attackers": () if error is None else tuple(error.attackers), "question": question,
-        "stray": _stray(tracker, reading), "hint_until": tracker.hint_until,
+        "stray": _stray(tracker, reading) if reading else (),
+        "hint_until": tracker.hint_until,
         "waiting": tuple(c.text for c in tracker.pending) if held else (),
         "holding": _holding(tracker, _order(tracker.cells)) if held else (),
-        "last": _last(tracker.last_commit, previous.last if previous else None),
-        "hint_cells": tuple(state.hint_cells()) if hint else (),
+        "last": last, "hint_cells": tuple(state.hint_cells()) if hint else (),
         "rolled": tracker.rolled, "roll_cells": roll_cells, "buttons": memo.buttons,
         "turn_bounds": memo.bounds, "_turns": memo.turns, "_memo": memo})
 
 
-_ROLES = frozenset((Phase.IDLE, Phase.MOVING, Phase.HELD))
 _NOTHING: frozenset[str] = frozenset()
 
 
@@ -230,15 +238,6 @@ def _holding(tracker: Tracker, order: dict[str, int]) -> tuple[str, ...]:
     cells = {cell for c in tracker.pending for cell in c.after.keys() | c.before.keys()
              if c.after.get(cell, ()) != c.before.get(cell, ())}
     return tuple(sorted(cells, key=order.__getitem__))
-
-
-def _last(last: tuple | None, before: tuple[frozenset[str], float] | None
-          ) -> tuple[frozenset[str], float] | None:
-    """The last committed turn's cells and time (the view before's, while it is the same)."""
-    if last is None:
-        return None
-    return before if before is not None and before[1] == last[1] else (
-        frozenset(last[0].final), last[1])
 
 
 _ORDERS: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}
@@ -290,9 +289,8 @@ def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
         changed = previous.changed
     elif taken:
         now = tracker.state.physical()
-        cells = now.keys() | {c for c, pieces in before.items() if pieces}
-        changed = tuple((c, now.get(c, ())) for c in sorted(cells)
-                        if now.get(c, ()) != before[c])
+        changed = tuple(sorted([(c, p) for c, p in now.items() if p != before[c]]
+                               + [(c, ()) for c, p in before.items() if p and c not in now]))
     else:
         changed = ()
     if same_turns:
@@ -330,10 +328,20 @@ def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
     if same and (previous.placed or not option_cells):
         return previous
     placed = tracker.deciding is None or option_cells
-    cells = _option_cells(tracker, values) if placed else {}
-    options = tuple(Option(v, cells.get(v, frozenset()), _pulses(v, cells)) for v in values)
+    if placed:
+        cells = _option_cells(tracker, values)
+        options = tuple(Option(v, cells.get(v, _NOTHING), _pulses(v, cells)) for v in values)
+    else:
+        options = _unplaced(values)
     return Question(options, tracker.player, tracker.deciding is None or tracker.no_turn,
                     prompt.t, about(), placed, previous.offered if same else None)
+
+
+@functools.lru_cache(maxsize=64)
+def _unplaced(values: tuple[str, ...]) -> tuple[Option, ...]:
+    """The options of a decision whose cells are not worked out yet (the same few sets of
+    values come again and again: a pyramid's sizes, a roll's faces)."""
+    return tuple(Option(v) for v in values)
 
 
 def _option_cells(tracker: Tracker, values: tuple[str, ...]) -> dict[str, frozenset[str]]:

@@ -57,28 +57,42 @@ class ServiceError(ValueError):
 
 def typed(event: Event) -> events.Event:
     """The board event (:mod:`sensorboard.events`) of a tracker event."""
-    t = round(event.t, 3)
-    match event:
-        case Committed(ply=ply, player=player, move=move):
-            return events.Move(t, ply, player, move)
-        case Error(cells=cells, attackers=attackers):
-            return events.Error(t, cells, {"attackers": list(attackers)} if attackers else {})
-        case Prompt(options=options):
-            return events.Prompt(t, options)
-        case Rejected(reason=reason):
-            return events.Rejected(t, reason)
-        case Rolled(player=player, value=value):
-            return events.Roll(t, player, value)
-        case TakenBack(ply=ply, player=player, move=move):
-            return events.Takeback(t, ply, player, move)
-        case Settled(options=options, answer=answer):
-            return events.Settled(t, options, answer)
-    raise TypeError(event)
+    make = _TYPED.get(type(event))
+    if make is None:
+        raise TypeError(event)
+    return make(event, round(event.t, 3))
+
+
+# Each tracker event's board event, made from it and its time (a table, not a match: one
+# dictionary look-up per event, where the class patterns tried every kind in turn).
+_TYPED: dict[type, Callable[[Event, float], events.Event]] = {
+    Committed: lambda e, t: events.Move(t, e.ply, e.player, e.move),
+    Error: lambda e, t: events.Error(
+        t, e.cells, {"attackers": list(e.attackers)} if e.attackers else {}),
+    Prompt: lambda e, t: events.Prompt(t, e.options),
+    Rejected: lambda e, t: events.Rejected(t, e.reason),
+    Rolled: lambda e, t: events.Roll(t, e.player, e.value),
+    TakenBack: lambda e, t: events.Takeback(t, e.ply, e.player, e.move),
+    Settled: lambda e, t: events.Settled(t, e.options, e.answer),
+}
 
 
 def event_json(event: Event) -> dict:
-    """The JSON form of a tracker event, as replay prints it and the journal stores it."""
-    return typed(event).to_json()
+    """The JSON form of a tracker event, as replay prints it and the journal stores it:
+    ``typed(event).to_json()``, written at once for the events of every game (a typed
+    event made and read back field by field at each one cost as much as the rest of the
+    service's share of the scan; tests/service/test_event_json.py holds them the same)."""
+    write = _JSON.get(type(event))
+    return typed(event).to_json() if write is None else write(event)
+
+
+_JSON: dict[type, Callable[[Event], dict]] = {
+    Committed: lambda e: {"type": "move", "t": round(e.t, 3), "ply": e.ply,
+                          "player": e.player, "move": e.move},
+    Prompt: lambda e: {"type": "prompt", "t": round(e.t, 3), "options": e.options},
+    Rolled: lambda e: {"type": "roll", "t": round(e.t, 3), "player": e.player,
+                       "value": e.value},
+}
 
 
 class BoardService:
