@@ -230,16 +230,10 @@ def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tup
     return tuple(out)
 
 
-_SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
-
-
 def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
     """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
     both keep 1-4 plain pieces, within the cap)."""
-    found = _SWAPS.get((give, take))
-    if found is None:
-        found = _SWAPS[give, take] = _swaps_onto(give, _load(take))
-    return found
+    return _swaps_onto(give, _load(take))
 
 
 _PHYSICAL: dict[Figure, tuple[str, ...]] = {}
