@@ -337,7 +337,8 @@ class Kind:
         self.traits, self.owner = t, owner
         self.relevant = [-1] * N  # -1 until the square is first asked about
         self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
-        self.memo: dict[int, int] = {}  # (occupied & relevant) * N + frm -> ends
+        # Per square, from its first visit: occupied & relevant -> ends.
+        self.memo: list[dict[int, int]] = [{}] * N
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
         # A mover of one leg: its fans, as :func:`_fan_index` on square 0; else () (see _walk).
         self.fans = () if t.jumper or (t.dodger and t.straight and t.diagonal) else tuple(
@@ -358,8 +359,9 @@ class Kind:
         relevant = self.relevant[frm]
         if relevant < 0:
             relevant = self._visit(frm)
-        key = (occupied & relevant) * N + frm
-        found = self.memo.get(key)
+        memo = self.memo[frm]
+        key = occupied & relevant
+        found = memo.get(key)
         if found is None:
             found, at = 0, frm * 2 * SIZE
             for fan in self.fans:
@@ -368,7 +370,7 @@ class Kind:
                 found = _walk(self.traits, frm, occupied & relevant)[0]
             if self.traits.minion:  # D-6
                 found &= NEARER[self.owner][frm // SIZE]
-            self.memo[key] = found
+            memo[key] = found
             Kind._count[0] += 1
             if Kind._count[0] > REMEMBERED:
                 Kind.forget()
@@ -387,7 +389,8 @@ class Kind:
         if self.traits.minion:  # D-6
             empty &= NEARER[self.owner][frm // SIZE]
         self.relevant[frm] = relevant
-        self.memo[frm] = self.empty[frm] = empty  # frm: the key of an empty board
+        self.memo[frm] = {0: empty}  # an empty board's key
+        self.empty[frm] = empty
         return relevant
 
     def anywhere(self, frm: int) -> int:
@@ -420,7 +423,8 @@ class Kind:
     def forget(cls) -> None:
         """Drop every remembered end (memory stays bounded in a long search)."""
         for kind in cls._all.values():
-            kind.memo.clear()
+            for memo in kind.memo:
+                memo.clear()
         cls._count[0] = 0
 
 
@@ -444,7 +448,9 @@ class Guards:
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats, bit = [], BIT[c]
-            for j, k, _ in [e for e in self.enemy if e[2] & bit]:
+            for j, k, anywhere in self.enemy:
+                if not anywhere & bit:
+                    continue
                 ways = k.paths(j, c)
                 if ways:
                     crossed = functools.reduce(operator.or_, ways)
