@@ -1,6 +1,6 @@
 """Rules speed of every registered game: playouts, push and pop, copies; for a change of rules/.
 
-Run by hand: .venv/bin/python bench/playouts.py [--against TREE] [--rounds N]
+Run by hand: .venv/bin/python bench/playouts.py [--against TREE] [--rounds N] [--games G..]
 (prints markdown; no assertions)
 
 ``--count GAME|chess|import`` plays only that game's seeded playouts once, in a fresh
@@ -105,13 +105,13 @@ def playouts(game: str) -> tuple[int, float, list]:
     return decisions, time.process_time() - start, lines
 
 
-def measure() -> dict[str, list[float]]:
+def measure(games: tuple[str, ...] = tuple(WORK)) -> dict[str, list[float]]:
     """``{game: [playout decisions/s, push+pop pairs/s, clones/s, decisions, playout again
-    decisions/s]}`` on the rules package first on ``sys.path``, and ``{"chess": [plies/s,
-    plies]}``."""
+    decisions/s]}`` of ``games`` on the rules package first on ``sys.path``, and
+    ``{"chess": [plies/s, plies]}``."""
     gc.collect()
     out = {"chess": chess_playouts()}
-    for game in WORK:
+    for game in games:
         out[game] = measure_game(game)
     return out
 
@@ -157,7 +157,7 @@ COLUMNS = (("playout decisions/s", 0, False), ("again", 4, False), ("x chess", 0
            ("again x chess", 4, True), ("push+pop/s", 1, False), ("clone/s", 2, False))
 
 
-def table(runs: dict[str, list[dict]]) -> None:
+def table(runs: dict[str, list[dict]], games: tuple[str, ...]) -> None:
     """Best of each tree's rounds; a game's ratio to python-chess is taken within each
     process (the same minutes), the best ratio kept."""
     labels = list(runs)
@@ -167,7 +167,7 @@ def table(runs: dict[str, list[dict]]) -> None:
     chess = [f"{max(r['chess'][0] for r in runs[label]):,.0f}" for label in labels]
     print(f"| python-chess (reference) | {' | '.join(chess)} |"
           + " |" * ((len(COLUMNS) - 1) * len(labels)) + f" {runs[labels[0]][0]['chess'][1]:,.0f} |")
-    for game in WORK:
+    for game in games:
         counts = {r[game][3] for label in labels for r in runs[label]}
         if len(counts) != 1:
             raise SystemExit(f"bench/playouts.py: {game}: the trees played different games "
@@ -177,7 +177,7 @@ def table(runs: dict[str, list[dict]]) -> None:
                  for _, k, ratio in COLUMNS for label in labels]
         print(f"| {game} | {' | '.join(cells)} | {counts.pop():,.0f} |")
     print("\nx chess in each round (fresh playouts):")
-    for game in WORK:
+    for game in games:
         print(f"- {game}: " + "; ".join(
             f"{label} " + " / ".join(f"{r[game][0] / r['chess'][0]:.2f}" for r in runs[label])
             for label in labels))
@@ -197,6 +197,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", type=Path, help="another source tree, measured alternately")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--games", nargs="+", choices=list(WORK), default=list(WORK),
+                    help="only these games after python-chess in each process (more rounds "
+                         "in the same minutes)")
     ap.add_argument("--count", choices=[*WORK, "chess", "import"],
                     help="only that game's playouts, once, for an instruction count")
     args = ap.parse_args()
@@ -210,7 +213,9 @@ def main() -> None:
     from pipeline import in_tree
 
     this = str(Path(__file__).resolve())
-    code = f"import json, runpy\nprint(json.dumps(runpy.run_path({this!r})['measure']()))"
+    games = tuple(args.games)
+    code = (f"import json, runpy\n"
+            f"print(json.dumps(runpy.run_path({this!r})['measure']({games!r})))")
     trees = {"this": ROOT, **({"other": args.against.resolve()} if args.against else {})}
     runs: dict[str, list[dict]] = {label: [] for label in trees}
     for _ in range(args.rounds):
@@ -219,7 +224,7 @@ def main() -> None:
     if args.against:
         print(f"this tree ({ROOT}) against {args.against}, {args.rounds} rounds each, "
               "alternately in fresh processes, best of each\n")
-    table(runs)
+    table(runs, games)
 
 
 if __name__ == "__main__":
