@@ -184,7 +184,7 @@ PROFILES: dict[str, Profile] = {
     "telec": Profile(telec, rollout_depth=40),
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), exploration=0.3,
                      decisive_scan=0, order=teblo_order, guided=0.8),
-    "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=24),
+    "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100),
 }
 
 

@@ -131,3 +131,24 @@ def test_a_teblo_defender_behind_in_the_race_walls_off_its_base():
     for seed in range(4):
         move = engine.search(state, level=2, seed=seed).move
         assert (move.frm, move.to in {"k10", "k11", "k12", "l9", "l10", "l11"}) == ("", True)
+
+
+def test_a_tesulda_turn_at_level_2_leaves_no_mate_in_one():
+    """Dark's circle on e7 (a circle, a diamond, a hexagon on it) mates by e7-b4 unless light's
+    turn stops it. Tesulda's nodes look at every decision for one that wins at once, so
+    the search sees the reply; when only nodes of at most 24 decisions looked, light
+    walked into it in half of these seeds."""
+    start = rules.new_game("tesulda")
+    for notation in ("c2-d3", "none", "j9-h7", "a2-a5", "h10-e7"):
+        start.push_str(notation)
+    for seed in range(6):
+        state = start.clone()
+        while state.to_move == "light":
+            state.push(engine.search(state, level=2, seed=seed).move)
+        mates = []
+        for reply in state.legal_moves():
+            state.push(reply)
+            if state.outcome() is not None and state.outcome().winner == "dark":
+                mates.append(reply)
+            state.pop()
+        assert mates == []
