@@ -24,9 +24,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from .events import Committed, Rolled, Settled, TakenBack
+from .events import Committed, Prompt, Rolled, Settled, TakenBack
 
 LEAVES = 64  # the most readings followed at once
+REVEAL_AT_PRESS = True
+MARGIN = 0  # readings costlier than the cheapest by more than this are let go
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
 
 
@@ -46,6 +48,14 @@ class Readings:
     depth: int = 0
     misfits: int = 0  # changes in a row this reading could not explain
     still_from: float | None = None  # the last input while the readings are followed
+    hidden: object = None  # the question put but not shown: later changes may settle it
+    cost: int = 0  # the unusual actions this reading's answers need (a silent turn unpressed)
+    at_press: bool = False  # the input being read is a clock press
+    inputs: int = 0  # the inputs read so far (at the root)
+    asked_input: int = -1  # the input at which the last question of which turn was asked
+    revealed: object = None  # the question shown after its readings followed the board
+    crowded: bool = False  # a reading's own question found no room: it no longer follows
+    read_at: int = 0  # the input at which the readings were forked
 
     def fork(self):
         """A copy of this tracker that goes its own way from here (its game, board and
@@ -59,33 +69,77 @@ class Readings:
         twin.seen = type(self.seen)(self.before, {c: set(v) for c, v in self.seen.items()})
         twin._after_declining = None
         twin.readings, twin.told, twin.read_for, twin.fork_me = {}, {}, None, None
-        twin.depth, twin.misfits = self.depth + 1, 0
+        twin.depth, twin.misfits, twin.hidden = self.depth + 1, 0, None
         return twin
 
     def _read_each(self, t: float) -> None:
         """The question just asked: fork one reading per answer it offers (a reading's
         question is forked by the tracker at the root, which counts the readings)."""
         self.readings, self.told, self.read_for = {}, {}, self._prompt
+        self.asked_input = self.inputs
         if self.depth:
             self.fork_me = self._prompt
             return
         self._branch((), self, t)
-        self.still_from = t
+        self.still_from, self.read_at = t, self.inputs
+        # (asked at a press, the next decisive chance has come: it is shown at once)
+        self.hidden, self.crowded = (None if self.at_press else self._prompt), False
+
+    def _outward(self, events: list, reveal: bool = False) -> list:
+        """What an input tells the players: a question not shown yet is left out while its
+        readings follow the board, and shown once ``reveal`` (the board still since, or the
+        input ended) or once nothing follows it; a question that closed unseen is not
+        said to have closed."""
+        hidden = self.hidden
+        if self.depth or hidden is None:
+            return events
+        if self._prompt is not hidden:
+            self.hidden = None
+            return [e for e in events if e is not hidden]
+        events = [e for e in events if e is not hidden]
+        if reveal or not self.readings or self.crowded:
+            self.hidden, self.revealed = None, hidden
+            return [*events, hidden]
+        return events
 
     def _branch(self, path: Path, node, t: float) -> None:
         """Fork ``node`` (the reading at ``path``) once per answer to its question; a fork
         that the answer leaves asking again is forked at once, room allowing."""
-        node.fork_me = None
+        node.fork_me, node.read_at = None, self.inputs
         for option in node._prompt.options:
             twin = node.fork()
             twin.depth = 1
             twin._prompt = node._prompt
+            twin.cost = node.cost + node._price(option)
             self.readings[(*path, option)] = twin
             self.told[(*path, option)] = twin.choose(option, t)
         for option in node._prompt.options:
-            twin = self.readings[(*path, option)]
-            if twin.fork_me is not None and twin.fork_me is twin._prompt and self._room(twin):
-                self._branch((*path, option), twin, t)
+            twin = self.readings.get((*path, option))
+            if twin is not None and twin.fork_me is not None and twin.fork_me is twin._prompt:
+                if self._dear((*path, option)):
+                    continue
+                if self._room(twin):
+                    self._branch((*path, option), twin, t)
+
+    def _dear(self, path: Path) -> bool:
+        """Let the reading at ``path`` go if it costs more than the cheapest by more than
+        :data:`MARGIN` (a chain of silent steps, each unpressed): whether it went."""
+        leaves = self._leaves()
+        least = min(self.readings[p].cost for p in leaves)
+        if self.readings[path].cost <= least + MARGIN:
+            return False
+        self._keep([p for p in leaves if p != path])
+        return True
+
+    def _price(self, option: str) -> int:
+        """What answering ``option`` to this tracker's question costs: ``none`` (a touch, a
+        press for no turn) or a silent turn the mover's press did not end costs one."""
+        from .constants import NONE
+
+        if option == NONE:
+            return 0  # (a touch put back looks like a turn and the next player's on its cell)
+        silent = any(c.silent and c.text == option for c in self.pending)
+        return int(silent and not self.at_press)
 
     def _room(self, node) -> bool:
         return len(self._leaves()) + len(node._prompt.options) - 1 <= LEAVES
@@ -107,17 +161,27 @@ class Readings:
         leaves = self._leaves()
         for path in leaves:
             node = self.readings[path]
-            if node.fork_me is None:
+            if node.fork_me is None or path not in self.readings:
+                continue
+            if node.fork_me is node._prompt and self._dear(path):
                 continue
             if node.fork_me is node._prompt and self._room(node):
                 self._branch(path, node, node._prompt.t)
-            node.fork_me = None  # (no room: it waits for the answer, as it fits)
+            elif node.fork_me is node._prompt:
+                self.crowded = True  # (it waits for the answer: the question is shown)
+            node.fork_me = None
 
     def fits(self) -> bool:
         """Whether the board shows something this tracker's turns explain (in progress,
         done, waiting, asked about, or being put right)."""
         return (not self.differing or bool(self._alive) or self.either or self.restoring
-                or self._prompt is not None)
+                or self._prompt is not None and self._following())
+
+    def _following(self) -> bool:
+        """A reading's open question still keeps up with the board: a decision of the
+        turn, or asked at the last input (a question of which turn, left unforked, has
+        stopped following the board since)."""
+        return self.deciding is not None or self.asked_input == self.inputs
 
     def _drop_misfits(self, still: bool) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
@@ -126,12 +190,15 @@ class Readings:
         for ``error_delay``) that do not fit now."""
         leaves = [self.readings[p] for p in self._leaves()]
         for reading in leaves:
-            reading.misfits = 0 if reading.fits() else reading.misfits + (not still)
+            fits = reading.fits()
+            reading.misfits = 0 if fits else reading.misfits + (not still)
+            reading.cost += not fits
         limit = 1 if still else STRIKES
         if any(r.misfits == 0 for r in leaves):
             self._keep([p for p in self._leaves() if self.readings[p].misfits < limit])
 
-    def _settle(self, t: float, moved: bool = False, still: bool = False) -> list:
+    def _settle(self, t: float, moved: bool = False, still: bool = False,
+                pressed: bool = False) -> list:
         """After an input: the readings that no longer fit are let go (while one does);
         answers every reading left agrees on are taken."""
         if not self.readings:
@@ -139,13 +206,41 @@ class Readings:
         if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
             self.readings, self.told, self.read_for = {}, {}, None
             return []
-        if (moved or still) and not self.lifting:
+        if pressed or (moved or still) and not self.lifting:
             self._drop_misfits(still)
+            if self.inputs > self.read_at:
+                self._keep_cheapest()
         out: list = []
         while self.readings and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
-            out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
+            if self._prompt is not self.hidden:
+                out.append(Settled(t, list(self._prompt.options), answer))
+            out = [e for e in out if not isinstance(e, Prompt)]  # (settled unseen)
+            out += self._adopt(answer, t)
         return out
+
+    def _take_answer(self, value: str, t: float) -> list | None:
+        """An answer to the question the readings follow: the board goes on as that
+        answer's readings have followed it since (None where none has: the tracker
+        takes the answer itself)."""
+        if self._prompt is not self.read_for or self._prompt is not self.revealed:
+            return None  # (a question shown when asked is answered as it was asked)
+        leaves = [p for p in self._leaves() if p[0] == value]
+        if not leaves:
+            return None
+        asked = self._prompt
+        self._keep(leaves)
+        return [e for e in self._settle(t) if not (isinstance(e, Settled)
+                                                    and e.options == asked.options)]
+
+    def _keep_cheapest(self) -> None:
+        """Once an input came after the question: where the cheapest readings all begin
+        with the same answer, only the readings of that answer are kept."""
+        leaves = self._leaves()
+        least = min(self.readings[p].cost for p in leaves)
+        firsts = {p[0] for p in leaves if self.readings[p].cost == least}
+        self._keep([p for p in leaves if self.readings[p].cost <= least + MARGIN
+                    and (len(firsts) > 1 or p[0] in firsts)])
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""
@@ -163,8 +258,9 @@ class Readings:
         self.__dict__.update(vars(self.readings[(answer,)]))
         self.readings, self.told, self.depth = below, said, 0
         self.read_for = self._prompt if below else None
-        self.fork_me, self.still_from = None, t
+        self.fork_me, self.still_from, self.crowded = None, t, False
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
             out.append(self._prompt)
+            self.hidden = self._prompt if below else None
         return out

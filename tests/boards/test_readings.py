@@ -19,41 +19,43 @@ def moves(events):
     return [e.move for e in events if isinstance(e, Committed)]
 
 
-def test_later_changes_decide_an_open_question_and_close_it():
+def test_later_changes_decide_a_question_before_it_is_shown():
     """i9 emptied and a piece on h9: red's i9-h9, or i9-i8 onto its block and yellow's block
-    on h9. Yellow's block on c3, then the piece on h9 lifted and put on g9 (a block never
-    leaves its square) and yellow's pawn stepping: i9-h9 it was, and every turn since is
-    committed, nobody having answered."""
+    on h9. Nothing is shown at the change; yellow's block on c3, then the piece on h9
+    lifted and put on g9 (a block never leaves its square) and yellow's pawn stepping:
+    i9-h9 it was, and every turn since is committed, nobody having been asked."""
     tracker = reed_teblo()
     tracker.change("i9", False, 1.0)
-    asked = tracker.change("h9", True, 1.5)
-    assert [e.options for e in asked if isinstance(e, Prompt)] == [["i9-h9", "i9-i8", "none"]]
+    assert tracker.change("h9", True, 1.5) == [] and tracker.prompt is None
     events = []
     for cell, value, t in [("c3", True, 2.5), ("h9", False, 3.5), ("g9", True, 4.0),
                            ("a1", False, 4.5), ("a2", True, 5.0)]:
         events += tracker.change(cell, value, t)
     assert moves(events) == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
-    assert [e.answer for e in events if isinstance(e, Settled)] == ["i9-h9"]
+    assert not [e for e in events if isinstance(e, Prompt | Settled)]
     assert tracker.prompt is None
     assert tracker.turns() == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
 
 
-def test_the_board_still_for_a_second_lets_a_reading_go():
-    """The reading that does not fit is let go once the board has been still for a second
-    (error_delay), without waiting for another change."""
+def test_a_true_tie_is_shown_once_the_board_is_still_after_the_next_player_began():
+    """i9-h9, or i9-i8 and yellow's block on h9; then a block on c3 (yellow's, or red's):
+    both readings cost the same. The question is shown once the board has been still for
+    error_delay after that block, and the answer commits its reading's turns."""
     tracker = reed_teblo()
-    for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5), ("c3", True, 2.5),
-                           ("h9", False, 3.5), ("g9", True, 4.0)]:
+    for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5)]:
         tracker.change(cell, value, t)
-    assert tracker.prompt is not None  # one change since i9-i8 stopped fitting
-    events = tracker.tick(tracker.next_timer())
-    assert moves(events) == ["i9-h9", "+c3", "h9-g9"]
-    assert tracker.prompt is None
+    assert tracker.tick(3.0) == []  # still, but nothing has happened since: not yet
+    assert tracker.change("c3", True, 3.5) == [] and tracker.prompt is None
+    [asked] = tracker.tick(tracker.next_timer())
+    assert asked.options == ["i9-h9", "i9-i8", "none"] and tracker.prompt == asked
+    assert moves(tracker.choose("i9-i8", 5.0)) == ["i9-i8", "+h9", "+c3"]
+    assert tracker.prompt is None and not tracker.readings
 
 
 def test_an_answer_closes_the_question_and_its_readings():
-    """Answered while the readings go on, the answer is taken as before (the turn asked
-    about is committed) and the readings are let go."""
+    """Answered while the readings go on (before it was shown: replay's ``choose``), the
+    answer is taken as before (the turn asked about is committed) and the readings are
+    let go."""
     tracker = reed_teblo()
     for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5)]:
         tracker.change(cell, value, t)
