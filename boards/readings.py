@@ -5,18 +5,29 @@ A *reading* is the tracker as an answer would leave it (the turn it names made, 
 ``none``: no turn it names made), fed every later change, press and tick. A question a
 reading asks in turn forks it again, so the readings are the leaves of a tree whose
 paths are answers (at most :data:`LEAVES` of them; a reading asked once more while the
-tree is full waits for its answer). A reading *fits* while the board shows a turn in
-progress, done, waiting or asked about in it; one that shows pieces no turn of its own
+tree is full waits for its answer, and the question is then shown). A reading *fits*
+while the board shows a turn in progress, done, waiting or asked about in it (a question
+of its own only at the input that raised it); one that shows pieces no turn of its own
 puts there does not.
 
-After each change that puts something down (a piece only lifted may still be put back),
-the readings that no longer fit are let go, as long as one still fits. Once every reading
-left begins with the same answer, the question closes itself: that answer's turns are
-committed as the answer would have committed them, and :class:`Settled` says which
-answer later events gave. An answer given meanwhile is taken by the tracker as before;
-the readings go with the question. The tracker itself keeps following the board as it did
-with a question open (a question about an unseen turn is still declined by the mover's
-visible turn).
+A reading has a *cost*: the unusual actions its answers need (a silent turn the mover's
+press did not end) and the changes after which it did not fit. After each change that
+puts something down (a piece only lifted may still be put back) or a clock press, the
+readings that no longer fit are let go, as long as one still fits, and once something
+has happened since the question, so is every reading dearer than the cheapest (by more
+than :data:`MARGIN`), and the cheapest readings' answer is taken where they all agree.
+Once every reading left begins with the same answer, the question closes itself: that
+answer's turns are committed as the answer would have committed them.
+
+The question is put *unshown* (:attr:`hidden`): it is shown once the board has been still
+for ``error_delay`` after something happened since, at a clock press, at ``hint``, at the
+end of the input, or when a reading's own question finds no room; one put at a clock
+press is shown at once. :class:`Settled` says which answer later events gave to a
+question that was shown. An answer to a question shown late takes its reading (which has
+followed the board since); one given before it shows, or to a question shown at once, is
+taken by the tracker as before, and the readings go with the question. The tracker itself
+keeps following the board as it did with a question open (a question about an unseen
+turn is still declined by the mover's visible turn, once it is shown).
 """
 
 from __future__ import annotations
@@ -27,7 +38,6 @@ from collections.abc import Callable
 from .events import Committed, Prompt, Rolled, Settled, TakenBack
 
 LEAVES = 64  # the most readings followed at once
-REVEAL_AT_PRESS = True
 MARGIN = 0  # readings costlier than the cheapest by more than this are let go
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
 
@@ -132,12 +142,9 @@ class Readings:
         return True
 
     def _price(self, option: str) -> int:
-        """What answering ``option`` to this tracker's question costs: ``none`` (a touch, a
-        press for no turn) or a silent turn the mover's press did not end costs one."""
-        from .constants import NONE
-
-        if option == NONE:
-            return 0  # (a touch put back looks like a turn and the next player's on its cell)
+        """What answering ``option`` to this tracker's question costs: a silent turn the
+        mover's press did not end costs one (``none`` costs nothing: a touch put back looks
+        like a turn and the next player's on the cell it left)."""
         silent = any(c.silent and c.text == option for c in self.pending)
         return int(silent and not self.at_press)
 

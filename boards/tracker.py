@@ -47,7 +47,7 @@ from .evidence import Evidence, Seen
 from .handover import Handover
 from .listing import Listing, Listings
 from .phases import Phase
-from .readings import REVEAL_AT_PRESS, Readings
+from .readings import Readings
 from .shown import Shown
 from .turns import Candidate, Observe
 from .view import TurnView, view_of
@@ -283,7 +283,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
             events = self._press(button, t, player) + self._settle(t, pressed=True)
-            return self._entered(was, self._outward(events, REVEAL_AT_PRESS))
+            return self._entered(was, self._outward(events, reveal=True))
         return self._entered(was, self._outward(self._press(button, t, player)))
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
