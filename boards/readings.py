@@ -25,9 +25,12 @@ end of the input, or when a reading's own question finds no room; one put at a c
 press is shown at once. :class:`Settled` says which answer later events gave to a
 question that was shown. An answer to a question shown late takes its reading (which has
 followed the board since); one given before it shows, or to a question shown at once, is
-taken by the tracker as before, and the readings go with the question. The tracker itself
-keeps following the board as it did with a question open (a question about an unseen
-turn is still declined by the mover's visible turn, once it is shown).
+taken by the tracker as before, and the readings go with the question, except that a
+question put unshown as the one the players saw closed (:attr:`stands_in`) takes no answer
+before it shows: the answer was to the closed one. The tracker itself keeps following
+the board as it did with a question open (a question about an unseen turn is still
+declined by the mover's visible turn once it is shown, unless its readings let ``none``
+go for a change it did not explain).
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ class Readings:
     revealed: object = None  # the question shown after its readings followed the board
     crowded: bool = False  # a reading's own question found no room: it no longer follows
     read_at: int = 0  # the input at which the readings were forked
+    on_show: object = None  # the question the players saw after the last input
+    stands_in: object = None  # a question put unshown as the one shown closed unanswered
 
     def fork(self):
         """A copy of this tracker that goes its own way from here (its game, board and
@@ -96,10 +101,20 @@ class Readings:
         self.hidden, self.crowded = (None if self.at_press else self._prompt), False
 
     def _outward(self, events: list, reveal: bool = False) -> list:
-        """What an input tells the players: a question not shown yet is left out while its
-        readings follow the board, and shown once ``reveal`` (the board still since, or the
-        input ended) or once nothing follows it; a question that closed unseen is not
-        said to have closed."""
+        """What an input tells the players (:meth:`_unshown`); a question put unshown as
+        the one they saw closed *stands in*: an answer is to the closed one, not to it."""
+        seen = self.on_show
+        out = self._unshown(events, reveal)
+        if not self.depth:
+            if self.hidden is not None and seen is not None and seen is not self._prompt:
+                self.stands_in = self.hidden
+            self.on_show = None if self._prompt is self.hidden else self._prompt
+        return out
+
+    def _unshown(self, events: list, reveal: bool) -> list:
+        """A question not shown yet is left out while its readings follow the board, and
+        shown once ``reveal`` (the board still since, or the input ended) or once nothing
+        follows it; a question that closed unseen is not said to have closed."""
         hidden = self.hidden
         if self.depth or hidden is None:
             return events
@@ -240,6 +255,11 @@ class Readings:
         return [e for e in self._settle(t) if not (isinstance(e, Settled)
                                                     and e.options == asked.options)]
 
+    def _ruled_out(self, answer: str) -> bool:
+        """Whether the readings of the open question have let ``answer`` go."""
+        return (bool(self.readings) and self.read_for is self._prompt
+                and all(p[0] != answer for p in self.readings))
+
     def _keep_cheapest(self) -> None:
         """Once an input came after the question: where the cheapest readings all begin
         with the same answer, only the readings of that answer are kept."""
@@ -262,7 +282,9 @@ class Readings:
         told = self.told[(answer,)]
         below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
         said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}
+        seen = self.on_show
         self.__dict__.update(vars(self.readings[(answer,)]))
+        self.on_show = seen
         self.readings, self.told, self.depth = below, said, 0
         self.read_for = self._prompt if below else None
         self.fork_me, self.still_from, self.crowded = None, t, False

@@ -220,10 +220,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         asked_silent = self.pending and all(c.silent for c in self.pending)
         if self._prompt and self._prompt is not self.hidden and asked_silent and any(
                 not c.silent and evidence.shows_done(ev, c)
-                for c in self.candidates):
+                for c in self.candidates) and not self._ruled_out(NONE):
             # Asked whether an unseen turn was made, the player to move made a visible one
             # instead: none was (a question still open when the next turn is made is
-            # declined). A piece only touched meanwhile leaves the question open.
+            # declined), unless the readings let ``none`` go for a change it did not
+            # explain. A piece only touched meanwhile leaves the question open.
             self._decline(t)
             self.held = []  # presses meant for the question's turn
         if self.deciding is not None:
@@ -307,7 +308,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
-        if self._prompt is None:
+        if self._prompt is None or self._prompt is self.hidden is self.stands_in is not None:
+            # (unseen yet: the answer was to the shown question the board closed since)
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         if self._prompt is self.hidden:
             self.hidden = None  # (answered before it was shown: as if shown when asked)
