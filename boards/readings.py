@@ -8,7 +8,9 @@ paths are answers (at most :data:`LEAVES` of them; a reading asked once more whi
 tree is full waits for its answer, and the question is then shown). A reading *fits*
 while the board shows a turn in progress, done, waiting or asked about in it (a question
 of its own only at the input that raised it); one that shows pieces no turn of its own
-puts there does not.
+puts there does not; one that differs from the board only where pieces were taken up
+counts as fitting while they are out (a touch may be under way, and whose hand it is
+tells no reading from another).
 
 A reading has a *cost*: the unusual actions its answers need (a silent turn the mover's
 press did not end) and the changes after which it did not fit. After each change that
@@ -20,17 +22,20 @@ Once every reading left begins with the same answer, the question closes itself:
 answer's turns are committed as the answer would have committed them.
 
 The question is put *unshown* (:attr:`hidden`): it is shown once the board has been still
-for ``error_delay`` after something happened since, at a clock press, at ``hint``, at the
-end of the input, or when a reading's own question finds no room; one put at a clock
-press is shown at once. :class:`Settled` says which answer later events gave to a
-question that was shown. An answer to a question shown late takes its reading (which has
-followed the board since); one given before it shows, or to a question shown at once, is
-taken by the tracker as before, and the readings go with the question, except that a
-question put unshown as the one the players saw closed (:attr:`stands_in`) takes no answer
-before it shows: the answer was to the closed one. The tracker itself keeps following
-the board as it did with a question open (a question about an unseen turn is still
-declined by the mover's visible turn once it is shown, unless its readings let ``none``
-go for a change it did not explain).
+for ``error_delay`` after something happened since with no piece in hand (the players
+would answer about the turn they are making), at a clock press, at ``hint``, at the end
+of the input, or when a reading's own question finds no room or is :data:`DEPTH` answers
+deep (the question lags too far behind the board); one put at a clock press is shown at
+once. :class:`Settled` says which answer later events gave to a question that was shown.
+An answer to a question shown late takes its readings that still fit (which have
+followed the board since); where none does while another reading does, the pieces have
+moved on, and the tracker takes the answer as asked. One given before it shows, or to a
+question shown at once, is taken by the tracker as before, and the readings go with the
+question, except that a question put unshown as the one the players saw closed
+(:attr:`stands_in`) takes no answer before it shows: the answer was to the closed one.
+The tracker itself keeps following the board as it did with a question open (a question
+about an unseen turn is still declined by the mover's visible turn once it is shown,
+unless its readings let ``none`` go for a change it did not explain).
 """
 
 from __future__ import annotations
@@ -38,9 +43,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
+from . import evidence
 from .events import Committed, Prompt, Rolled, Settled, TakenBack
 
 LEAVES = 64  # the most readings followed at once
+DEPTH = 2  # a reading this many answers deep asking again shows the question (it lags)
 MARGIN = 0  # readings costlier than the cheapest by more than this are let go
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
 
@@ -67,7 +74,7 @@ class Readings:
     inputs: int = 0  # the inputs read so far (at the root)
     asked_input: int = -1  # the input at which the last question of which turn was asked
     revealed: object = None  # the question shown after its readings followed the board
-    crowded: bool = False  # a reading's own question found no room: it no longer follows
+    crowded: bool = False  # a reading's own question found no room, or is DEPTH deep: shown
     read_at: int = 0  # the input at which the readings were forked
     on_show: object = None  # the question the players saw after the last input
     stands_in: object = None  # a question put unshown as the one shown closed unanswered
@@ -189,6 +196,7 @@ class Readings:
                 continue
             if node.fork_me is node._prompt and self._room(node):
                 self._branch(path, node, node._prompt.t)
+                self.crowded = self.crowded or len(path) >= DEPTH
             elif node.fork_me is node._prompt:
                 self.crowded = True  # (it waits for the answer: the question is shown)
             node.fork_me = None
@@ -205,6 +213,12 @@ class Readings:
         stopped following the board since)."""
         return self.deciding is not None or self.asked_input == self.inputs
 
+    def _touched_only(self) -> bool:
+        """Whether the board differs from this reading's only where pieces were taken up
+        (a touch may be under way, and whose hand it is tells no reading from another)."""
+        ev = self.evidence
+        return all(self.current[c] in evidence.in_hand(ev, c) for c in self.differing)
+
     def _drop_misfits(self, still: bool) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
         next change may still make sense of one); let those go that missed
@@ -212,7 +226,7 @@ class Readings:
         for ``error_delay``) that do not fit now."""
         leaves = [self.readings[p] for p in self._leaves()]
         for reading in leaves:
-            fits = reading.fits()
+            fits = reading.fits() or reading._touched_only()
             reading.misfits = 0 if fits else reading.misfits + (not still)
             reading.cost += not fits
         limit = 1 if still else STRIKES
@@ -243,15 +257,17 @@ class Readings:
 
     def _take_answer(self, value: str, t: float) -> list | None:
         """An answer to the question the readings follow: the board goes on as that
-        answer's readings have followed it since (None where none has: the tracker
-        takes the answer itself)."""
+        answer's readings that still fit have followed it since (None where none has, or
+        where none fits while another reading does: the pieces have moved on and the
+        answer may be about the turn being made; the tracker takes it itself)."""
         if self._prompt is not self.read_for or self._prompt is not self.revealed:
             return None  # (a question shown when asked is answered as it was asked)
-        leaves = [p for p in self._leaves() if p[0] == value]
-        if not leaves:
-            return None
         asked = self._prompt
-        self._keep(leaves)
+        leaves = [p for p in self._leaves() if p[0] == value]
+        fitting = [p for p in leaves if self.readings[p].fits()]
+        if not leaves or not fitting and any(self.readings[p].fits() for p in self._leaves()):
+            return None
+        self._keep(fitting or leaves)
         return [e for e in self._settle(t) if not (isinstance(e, Settled)
                                                     and e.options == asked.options)]
 

@@ -372,7 +372,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             if still:
                 self.still_from = None  # (once: until the next change or press)
             events = self._tick(now) + self._settle(now, still=still)
-            return self._entered(was, self._outward(events, still and self.inputs > self.read_at))
+            # (a piece in hand: the players are moving pieces, and would answer about that)
+            reveal = still and self.inputs > self.read_at and not self.lifting
+            return self._entered(was, self._outward(events, reveal))
         return self._entered(was, self._outward(self._tick(now)))
 
     def _tick(self, now: float) -> list[Event]:

@@ -1,11 +1,17 @@
 """A question about which turn was made never stops the board: later changes decide it
 (``boards/readings.py``)."""
 
+import random
+
+import pytest
+
 import rules
 from boards.layout import load_layout, shipped_layouts
 from boards.readings import Settled
 from boards.sensing import observer
 from boards.tracker import Committed, Prompt, Tracker
+
+from .truth import Mix, run_stream
 
 
 def reed_teblo() -> Tracker:
@@ -68,10 +74,39 @@ def test_none_to_a_waiting_turn_with_a_press_held_is_no_crash():
     """Asked which waiting turn was made, with a clock press held for the answer: the
     reading of ``none`` ends the hold too (it raised IndexError; ``bench/truth.py --mix
     random --first 300000 --game teblo``, seed 300001)."""
-    import random
-
-    from .truth import Mix, run_stream
-
     result = run_stream("teblo", "teblo", 300_001, plies=24,
                         mix=Mix.random(random.Random(300_001)))
     assert result.ok and result.committed == result.truth
+
+
+def test_no_question_is_shown_while_a_piece_is_in_hand():
+    """Yellow's pawn on a2 lifted and put back: a touch, or a2-b2 onto its block and red's
+    block on a2 (asked unshown). Yellow lifts the pawn again and holds it for seconds: the
+    question is not shown, as its answer would be about the turn being made (seed 9700042
+    answered ``a2-b2`` and committed red's ``+a2``, a turn nobody made). At yellow's press
+    it is shown, and ``a2-b2`` commits yellow's turn alone."""
+    state = rules.from_position("teblo", "yellow:a2:24:b2 red:l12:23:i4,k12 yellow")
+    tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+    for cell, value, t in [("a2", False, 1.0), ("a2", True, 1.5), ("a2", False, 2.0)]:
+        assert tracker.change(cell, value, t) == []
+    assert tracker.tick(3.5) == [] and tracker.tick(6.0) == [] and tracker.prompt is None
+    [asked] = tracker.press("clock", 7.0, "yellow")
+    assert asked.options == ["a2-b2", "none"]
+    assert moves(tracker.choose("a2-b2", 8.0)) == ["a2-b2"]
+    assert tracker.prompt is None and tracker.turns()[-1] == "a2-b2"
+
+
+@pytest.mark.parametrize("seed", [
+    # yellow's turns read two and three answers deep, the questions shown 10 s late; the
+    # reading adopted had stopped at its own question and lost the turns since (19 of 24)
+    9_700_062,
+    # the garbage red lifted (yellow's block) let the reading of red to move go, and a
+    # silent l10-l11 that a shared press could have ended was committed (nobody made it)
+    9_700_002,
+])
+def test_random_habit_streams_that_went_wrong_commit_the_true_turns(seed):
+    """``bench/truth.py --mix random --first 9700000 --game teblo`` streams that the
+    unshown questions once took off the truth or stalled."""
+    result = run_stream("teblo", "teblo", seed, plies=24, mix=Mix.random(random.Random(seed)))
+    assert not result.off and not result.stalled and not result.illegal
+    assert result.committed == result.truth
