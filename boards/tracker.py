@@ -220,11 +220,13 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         asked_silent = self.pending and all(c.silent for c in self.pending)
         if self._prompt and self._prompt is not self.hidden and asked_silent and any(
                 not c.silent and evidence.shows_done(ev, c)
+                and not c.final.keys().isdisjoint(self.batch_cells)
                 for c in self.candidates) and not self._ruled_out(NONE):
             # Asked whether an unseen turn was made, the player to move made a visible one
-            # instead: none was (a question still open when the next turn is made is
-            # declined), unless the readings let ``none`` go for a change it did not
-            # explain. A piece only touched meanwhile leaves the question open.
+            # instead, with this change: none was (a question still open when the next
+            # turn is made is declined), unless the readings let ``none`` go for a change
+            # it did not explain. A piece only touched meanwhile leaves the question open,
+            # and a turn done while the question was unshown is the readings' to judge.
             self._decline(t)
             self.held = []  # presses meant for the question's turn
         if self.deciding is not None:

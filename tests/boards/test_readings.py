@@ -96,17 +96,21 @@ def test_no_question_is_shown_while_a_piece_is_in_hand():
     assert tracker.prompt is None and tracker.turns()[-1] == "a2-b2"
 
 
-@pytest.mark.parametrize("seed", [
+@pytest.mark.parametrize(("seed", "plies"), [
     # yellow's turns read two and three answers deep, the questions shown 10 s late; the
     # reading adopted had stopped at its own question and lost the turns since (19 of 24)
-    9_700_062,
+    (9_700_062, 24),
     # the garbage red lifted (yellow's block) let the reading of red to move go, and a
     # silent l10-l11 that a shared press could have ended was committed (nobody made it)
-    9_700_002,
+    (9_700_002, 24),
+    # red's silent i9-j9 asked at red's press and yellow's +e2 made while it was unshown;
+    # shown, it was declined at a touch long after, as if red had put the block on e2
+    (11_200_008, 60),
 ])
-def test_random_habit_streams_that_went_wrong_commit_the_true_turns(seed):
-    """``bench/truth.py --mix random --first 9700000 --game teblo`` streams that the
-    unshown questions once took off the truth or stalled."""
-    result = run_stream("teblo", "teblo", seed, plies=24, mix=Mix.random(random.Random(seed)))
+def test_random_habit_streams_that_went_wrong_commit_the_true_turns(seed, plies):
+    """``bench/truth.py --mix random --game teblo`` streams (from 9700000, and 11200000
+    with 60 plies) that the unshown questions once took off the truth or stalled."""
+    mix = Mix.random(random.Random(seed))
+    result = run_stream("teblo", "teblo", seed, plies=plies, mix=mix)
     assert not result.off and not result.stalled and not result.illegal
     assert result.committed == result.truth
