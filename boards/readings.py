@@ -34,8 +34,8 @@ question shown at once, is taken by the tracker as before, and the readings go w
 question, except that a question put unshown as the one the players saw closed
 (:attr:`stands_in`) takes no answer before it shows: the answer was to the closed one.
 The tracker itself keeps following the board as it did with a question open (a question
-about an unseen turn is still declined by the mover's visible turn once it is shown,
-unless its readings let ``none`` go for a change it did not explain).
+about an unseen turn is still declined at the change that makes the mover's visible turn
+while it is shown, unless its readings let ``none`` go for a change it did not explain).
 """
 
 from __future__ import annotations
