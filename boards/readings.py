@@ -27,15 +27,16 @@ would answer about the turn they are making), at a clock press, at ``hint``, at 
 of the input, or when a reading's own question finds no room or is :data:`DEPTH` answers
 deep (the question lags too far behind the board); one put at a clock press is shown at
 once. :class:`Settled` says which answer later events gave to a question that was shown.
-An answer to a question shown late takes its readings that still fit (which have
-followed the board since); where none does while another reading does, the pieces have
-moved on, and the tracker takes the answer as asked. One given before it shows, or to a
-question shown at once, is taken by the tracker as before, and the readings go with the
-question, except that a question put unshown as the one the players saw closed
-(:attr:`stands_in`) takes no answer before it shows: the answer was to the closed one.
-The tracker itself keeps following the board as it did with a question open (a question
-about an unseen turn is still declined at the change that makes the mover's visible turn
-while it is shown, unless its readings let ``none`` go for a change it did not explain).
+An answer to a question shown late names the turn it was asked about (the one of its
+ply): it takes the readings that still fit and make that answer the turn (which have
+followed the board since), where some do, else the readings of that answer. One given
+before it shows, or to a question shown at once, is taken by the tracker as before, and
+the readings go with the question, except that a question put unshown as the one the
+players saw closed (:attr:`stands_in`) takes no answer before it shows: the answer was
+to the closed one. The tracker itself keeps following the board as it did with a
+question open (a question about an unseen turn is still declined at the change that
+makes the mover's visible turn while it is shown, unless its readings let ``none`` go
+for a change it did not explain).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import copy
 from collections.abc import Callable
 
 from . import evidence
+from .constants import NONE
 from .events import Committed, Prompt, Rolled, Settled, TakenBack
 
 LEAVES = 64  # the most readings followed at once
@@ -73,6 +75,7 @@ class Readings:
     at_press: bool = False  # the input being read is a clock press
     inputs: int = 0  # the inputs read so far (at the root)
     asked_input: int = -1  # the input at which the last question of which turn was asked
+    asked_ply: int = 0  # the turns committed when it was asked (the index of its turn)
     revealed: object = None  # the question shown after its readings followed the board
     crowded: bool = False  # a reading's own question found no room, or is DEPTH deep: shown
     read_at: int = 0  # the input at which the readings were forked
@@ -98,7 +101,7 @@ class Readings:
         """The question just asked: fork one reading per answer it offers (a reading's
         question is forked by the tracker at the root, which counts the readings)."""
         self.readings, self.told, self.read_for = {}, {}, self._prompt
-        self.asked_input = self.inputs
+        self.asked_input, self.asked_ply = self.inputs, len(self.turns())
         if self.depth:
             self.fork_me = self._prompt
             return
@@ -256,20 +259,32 @@ class Readings:
         return out
 
     def _take_answer(self, value: str, t: float) -> list | None:
-        """An answer to the question the readings follow: the board goes on as that
-        answer's readings that still fit have followed it since (None where none has, or
-        where none fits while another reading does: the pieces have moved on and the
-        answer may be about the turn being made; the tracker takes it itself)."""
+        """An answer to the question the readings follow: the board goes on as the
+        readings that still fit and make the answer the question's turn have followed it
+        since (where none does, the pieces have moved on: as that answer's readings
+        have; None where there are none: the tracker takes the answer itself)."""
         if self._prompt is not self.read_for or self._prompt is not self.revealed:
             return None  # (a question shown when asked is answered as it was asked)
         asked = self._prompt
-        leaves = [p for p in self._leaves() if p[0] == value]
-        fitting = [p for p in leaves if self.readings[p].fits()]
-        if not leaves or not fitting and any(self.readings[p].fits() for p in self._leaves()):
+        direct = [p for p in self._leaves() if p[0] == value]
+        made = [p for p in self._leaves() if self.readings[p].fits()
+                and self._gives(p, value, asked.options)]
+        if not made and not direct:
             return None
-        self._keep(fitting or leaves)
+        if made and len({p[0] for p in made}) > 1:
+            made = [p for p in made if p[0] == value]
+        self._keep(made or direct)
         return [e for e in self._settle(t) if not (isinstance(e, Settled)
                                                     and e.options == asked.options)]
+
+    def _gives(self, path: Path, value: str, options: list) -> bool:
+        """Whether the reading at ``path`` makes ``value`` the turn the question is about
+        (its ply's: a late answer names that turn, which a reading may have made only
+        after the question, the pieces being touched when it was asked)."""
+        made = self.readings[path].turns()[self.asked_ply:self.asked_ply + 1]
+        if value == NONE:
+            return path[0] == NONE and not set(made) & set(options)
+        return path[0] == value or made == [value]
 
     def _ruled_out(self, answer: str) -> bool:
         """Whether the readings of the open question have let ``answer`` go."""
