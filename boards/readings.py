@@ -218,9 +218,13 @@ class Readings:
 
     def _touched_only(self) -> bool:
         """Whether the board differs from this reading's only where pieces were taken up
-        (a touch may be under way, and whose hand it is tells no reading from another)."""
+        (a touch may be under way, and whose hand it is tells no reading from another),
+        none of them put there by the turn it committed last (a block put down and lifted
+        again was not that turn)."""
         ev = self.evidence
-        return all(self.current[c] in evidence.in_hand(ev, c) for c in self.differing)
+        placed = self.last_commit[0].final if self.last_commit else {}
+        return all(c not in placed and self.current[c] in evidence.in_hand(ev, c)
+                   for c in self.differing)
 
     def _drop_misfits(self, still: bool) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
@@ -279,12 +283,14 @@ class Readings:
 
     def _gives(self, path: Path, value: str, options: list) -> bool:
         """Whether the reading at ``path`` makes ``value`` the turn the question is about
-        (its ply's: a late answer names that turn, which a reading may have made only
-        after the question, the pieces being touched when it was asked)."""
-        made = self.readings[path].turns()[self.asked_ply:self.asked_ply + 1]
+        (its ply's: a late answer names that turn, which a reading may have made, or be
+        making, only after the question, the pieces being touched when it was asked)."""
+        reading = self.readings[path]
+        made = reading.turns()[self.asked_ply:self.asked_ply + 1]
         if value == NONE:
             return path[0] == NONE and not set(made) & set(options)
-        return path[0] == value or made == [value]
+        return path[0] == value or made == [value] or not made and any(
+            c.text == value for c in reading.alive())
 
     def _ruled_out(self, answer: str) -> bool:
         """Whether the readings of the open question have let ``answer`` go."""

@@ -109,10 +109,16 @@ def test_no_question_is_shown_while_a_piece_is_in_hand():
     # a late answer whose readings no longer fitted (red's pawn in hand for its next turn)
     # was taken by the tracker itself, stopped at the question 15 s back: 18 of 24
     (12_100_017, 24),
+    # a touch of the pawn (or a step and the opponent's block on its cell) shown at a
+    # still second; the pawn lifted again, the answer named the turn being made, and the
+    # reading of that answer, whose block had just been lifted, committed that block
+    (13_000_086, 24),
+    (13_000_065, 24),
 ])
 def test_random_habit_streams_that_went_wrong_commit_the_true_turns(seed, plies):
     """``bench/truth.py --mix random --game teblo`` streams (from 9700000, 11200000 with
-    60 plies, 12100000) that the unshown questions once took off the truth or stalled."""
+    60 plies, 12100000, 13000000) that the unshown questions once took off the truth or
+    stalled."""
     mix = Mix.random(random.Random(seed))
     result = run_stream("teblo", "teblo", seed, plies=plies, mix=mix)
     assert not result.off and not result.stalled and not result.illegal
