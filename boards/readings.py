@@ -219,10 +219,11 @@ class Readings:
     def _touched_only(self) -> bool:
         """Whether the board differs from this reading's only where pieces were taken up
         (a touch may be under way, and whose hand it is tells no reading from another),
-        none of them put there by the turn it committed last (a block put down and lifted
-        again was not that turn)."""
+        none of them put there by a turn it committed since the question it answers (a
+        block put down and lifted again was not that turn)."""
         ev = self.evidence
-        placed = self.last_commit[0].final if self.last_commit else {}
+        since = self.last_commit and len(self.turn_marks) > self.asked_ply
+        placed = self.last_commit[0].final if since else {}
         return all(c not in placed and self.current[c] in evidence.in_hand(ev, c)
                    for c in self.differing)
 
