@@ -218,14 +218,11 @@ class Readings:
 
     def _touched_only(self) -> bool:
         """Whether the board differs from this reading's only where pieces were taken up
-        (a touch may be under way, and whose hand it is tells no reading from another),
-        none of them put there by a turn it committed since the question it answers (a
-        block put down and lifted again was not that turn)."""
+        (a touch may be under way, and whose hand it is tells no reading from another; a
+        block it put down since the question, lifted again, may be touched or may never
+        have been put down: that lets no reading win)."""
         ev = self.evidence
-        since = self.last_commit and len(self.turn_marks) > self.asked_ply
-        placed = self.last_commit[0].final if since else {}
-        return all(c not in placed and self.current[c] in evidence.in_hand(ev, c)
-                   for c in self.differing)
+        return all(self.current[c] in evidence.in_hand(ev, c) for c in self.differing)
 
     def _drop_misfits(self, still: bool) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
@@ -291,7 +288,7 @@ class Readings:
         if value == NONE:
             return path[0] == NONE and not set(made) & set(options)
         return path[0] == value or made == [value] or not made and any(
-            c.text == value for c in reading.alive())
+            c.text == value for c in [*reading.alive(), *reading.pending])
 
     def _ruled_out(self, answer: str) -> bool:
         """Whether the readings of the open question have let ``answer`` go."""

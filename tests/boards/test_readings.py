@@ -84,13 +84,15 @@ def test_no_question_is_shown_while_a_piece_is_in_hand():
     block on a2 (asked unshown). Yellow lifts the pawn again and holds it for seconds: the
     question is not shown, as its answer would be about the turn being made (seed 9700042
     answered ``a2-b2`` and committed red's ``+a2``, a turn nobody made). At yellow's press
-    it is decided: ``a2-b2``, yellow's turn alone (red's block on a2 was lifted again)."""
+    it is shown, and ``a2-b2`` commits yellow's turn alone."""
     state = rules.from_position("teblo", "yellow:a2:24:b2 red:l12:23:i4,k12 yellow")
     tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
     for cell, value, t in [("a2", False, 1.0), ("a2", True, 1.5), ("a2", False, 2.0)]:
         assert tracker.change(cell, value, t) == []
     assert tracker.tick(3.5) == [] and tracker.tick(6.0) == [] and tracker.prompt is None
-    assert moves(tracker.press("clock", 7.0, "yellow")) == ["a2-b2"]
+    [asked] = tracker.press("clock", 7.0, "yellow")
+    assert asked.options == ["a2-b2", "none"]
+    assert moves(tracker.choose("a2-b2", 8.0)) == ["a2-b2"]
     assert tracker.prompt is None and tracker.turns()[-1] == "a2-b2"
 
 
@@ -115,10 +117,16 @@ def test_no_question_is_shown_while_a_piece_is_in_hand():
     # garbage lifted the block yellow put down before the question (a shared press: red's
     # silent l10-k10, or yellow's press): that is a touch, not a reading's misfit
     (14_000_002, 24),
+    # yellow's +b2 touched: a block a reading put down since the question, lifted again,
+    # is a touch or a block never put down; it lets no reading win (a2-b2 was committed)
+    (15_100_048, 24),
+    # ... and the answer a2-b2, given with the pawn held on b2, is the turn the reading of
+    # none holds, not that of a2-b2 and red's +a2
+    (13_000_017, 24),
 ])
 def test_random_habit_streams_that_went_wrong_commit_the_true_turns(seed, plies):
     """``bench/truth.py --mix random --game teblo`` streams (from 9700000, 11200000 with
-    60 plies, 12100000, 13000000, 14000000) that the unshown questions once took off the truth or
+    60 plies, 12100000 to 15100000) that the unshown questions once took off the truth or
     stalled."""
     mix = Mix.random(random.Random(seed))
     result = run_stream("teblo", "teblo", seed, plies=plies, mix=mix)
