@@ -131,7 +131,7 @@ def next_change(view: TurnView, now: float) -> float | None:
         due.append(view.hint_until)
     if view.last is not None and view.last[1] + LAST_MOVE_SECONDS > now:
         due.append(view.last[1] + LAST_MOVE_SECONDS)
-    return min(due, default=None)
+    return min(due) if due else None
 
 
 def palette(name: str = "standard", overrides: Iterable[tuple[str, RGB]] = ()

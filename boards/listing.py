@@ -100,8 +100,12 @@ class Listings:
                 for cell in cand.allowed:
                     index.setdefault(cell, []).append(cand)
             self._by_cell = (cands, index)
-        index = self._by_cell[1]
-        return min((index.get(cell, []) for cell in self.differing), key=len, default=cands)
+        index, fewest = self._by_cell[1], None
+        for cell in self.differing:  # (a loop: min's key and default cost more than this)
+            allowing = index.get(cell, ())
+            if fewest is None or len(allowing) < len(fewest):
+                fewest = allowing
+        return cands if fewest is None else fewest or []
 
     def _list(self, state: rules.GameState) -> None:
         """List the turns of ``state``, a position this turn may lead to."""

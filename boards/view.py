@@ -284,7 +284,7 @@ def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
                   and len(previous.bounds) == len(marks) + 1)
     if same_turns and taken == previous.taken:
         return previous
-    buttons = tuple(tracker.buttons()) if fresh else previous.buttons
+    buttons = tuple(tracker.buttons()) if previous is None else previous.buttons  # (fixed)
     if not fresh and taken == previous.taken:
         changed = previous.changed
     elif taken:

@@ -13,6 +13,9 @@ OFF: RGB = (0, 0, 0)
 
 def _rgb(rgb: RGB) -> RGB:
     r, g, b = rgb
+    if type(r) is type(g) is type(b) is int and 0 <= r <= 255 and 0 <= g <= 255 \
+            and 0 <= b <= 255:
+        return (r, g, b)  # (every frame sets a few LEDs: the plain case first)
     for v in (r, g, b):
         if not isinstance(v, int) or not 0 <= v <= 255:
             raise ValueError(f"colour {rgb!r}: each component must be an int 0..255")

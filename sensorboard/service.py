@@ -295,8 +295,8 @@ class BoardService:
             changes = []
         if self.adjudicated:
             changes = []  # the arbiter (or a flag) has ended the game
-        elif changes and not self.tracker.restoring:  # setting the board up is no move
-            out += self.game_clock.start(now)
+        elif changes and self.game_clock.timing is not None and not self.tracker.restoring:
+            out += self.game_clock.start(now)  # (setting the board up is no move)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
             self._dirty = True
@@ -330,9 +330,10 @@ class BoardService:
             errors = self.setup.expire(now, corrected=self.taken_back is not None
                                        or self.positioned is not None)
             out += self.emit(errors) if errors else []
-        flag = None if self.adjudicated else self.game_clock.flag_at()
-        if flag is not None and now >= flag:
-            out += self._flag_fall()
+        if self.game_clock.timing is not None and not self.adjudicated:
+            flag = self.game_clock.flag_at()
+            if flag is not None and now >= flag:
+                out += self._flag_fall()
         if self.seat is not None:
             out += self._seated(now)
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
@@ -544,21 +545,27 @@ class BoardService:
     def emit(self, events: list[Event]) -> list[dict]:
         """The tracker's ``events`` journaled and handed out, each with what the game clock
         did after it (and the game's end where a turn ended it)."""
-        if events and self.suggester is not None:
-            self.suggester.drop()
         self._dirty = True
-        if events:
-            self.revision += 1
+        if not events:
+            if self.seat is not None:
+                self.seat.expect(self)
+            return []
+        if self.suggester is not None:
+            self.suggester.drop()
+        self.revision += 1
         out = []
+        timed = self.game_clock.timing is not None  # (else the clock says nothing after)
+        committed = False
         for event in events:
             item = event_json(event)
             self.record(item)
-            out += [item, *self.game_clock.after(event, self.adjudicated)]
+            out += [item, *self.game_clock.after(event, self.adjudicated)] if timed else [item]
             if item["type"] in ("move", "takeback"):
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
+                committed = committed or item["type"] == "move"
         state = self.tracker.state
-        if any(isinstance(e, Committed) for e in events) and state.outcome() is not None:
+        if committed and state.outcome() is not None:
             end = {"type": "end", "t": out[-1]["t"], "outcome": outcome_json(state),
                    "result": result_text(state)}
             self.record(end)
@@ -586,12 +593,12 @@ class BoardService:
             return
         before, self.frame = self.frame, frame
         self.revision += 1
-        led, colour = self.layout.cell_led, self.palette
+        led, colour, set_led = self.layout.cell_led, self.palette, self.strip.set
         for cell in before.keys() - frame.keys():  # only the LEDs that change are set
-            self.strip.set(led[cell], hints.OFF)
+            set_led(led[cell], hints.OFF)
         for cell, role in frame.items():
             if before.get(cell) != role:
-                self.strip.set(led[cell], colour[role])
+                set_led(led[cell], colour[role])
         self.strip.show()
 
     def result(self) -> str:
