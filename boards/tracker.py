@@ -177,9 +177,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     @property
     def prompt(self) -> Prompt | None:
         """The question put to the players, if one is open (its readings may still close
-        it, :mod:`boards.readings`); one put unshown while its readings follow the board
-        is not."""
-        return None if self._prompt is self.hidden else self._prompt
+        it, :mod:`boards.readings`)."""
+        return self._prompt
 
     @property
     def evidence(self) -> Evidence:
@@ -203,14 +202,12 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
         was = self.phase
-        self.at_press, self.inputs = False, self.inputs + 1
         if self.readings:  # each reading follows the change too, then may settle it
             self.still_from = t
             self._feed(lambda reading: reading.changes(list(changes), t),
                        lambda reading: reading._record(changes, t))
-            events = self._changes(changes, t) + self._settle(t, moved=True)
-            return self._entered(was, self._outward(events))
-        return self._entered(was, self._outward(self._changes(changes, t)))
+            return self._entered(was, self._changes(changes, t) + self._settle(t, moved=True))
+        return self._entered(was, self._changes(changes, t))
 
     def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         self._record(changes, t)
@@ -218,15 +215,12 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if self.deciding is not None:
             return self._while_deciding(t)
         asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self._prompt and self._prompt is not self.hidden and asked_silent and any(
+        if self._prompt and asked_silent and any(
                 not c.silent and evidence.shows_done(ev, c)
-                and not c.final.keys().isdisjoint(self.batch_cells)
-                for c in self.candidates) and not self._ruled_out(NONE):
+                for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
-            # instead, with this change: none was (a question still open when the next
-            # turn is made is declined), unless the readings let ``none`` go for a change
-            # it did not explain. A piece only touched meanwhile leaves the question open,
-            # and a turn done while the question was unshown is the readings' to judge.
+            # instead: none was (a question still open when the next turn is made is
+            # declined). A piece only touched meanwhile leaves the question open.
             self._decline(t)
             self.held = []  # presses meant for the question's turn
         if self.deciding is not None:
@@ -279,15 +273,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         []
         """
         was = self.phase
-        self.at_press, self.inputs = button == "clock", self.inputs + 1
-        if button == "hint" and self.hidden is not None and self._prompt is self.hidden:
-            return self._entered(was, self._outward([], reveal=True))  # (the question)
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            events = self._press(button, t, player) + self._settle(t, pressed=True)
-            return self._entered(was, self._outward(events, reveal=True))
-        return self._entered(was, self._outward(self._press(button, t, player)))
+            return self._entered(was, self._press(button, t, player) + self._settle(t))
+        return self._entered(was, self._press(button, t, player))
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
         if button == "hint":
@@ -310,20 +300,14 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
-        if self._prompt is None or self._prompt is self.hidden is self.stands_in is not None:
-            # (unseen yet: the answer was to the shown question the board closed since)
+        if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
-        if self._prompt is self.hidden:
-            self.hidden = None  # (answered before it was shown: as if shown when asked)
         was = self.phase
-        taken = self._take_answer(value, t)
-        if taken is not None:
-            return self._entered(was, self._outward(taken))
         events = self._choose(value, t)
         while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))
         # (the readings of the question answered go)
-        return self._entered(was, self._outward(events + self._settle(t)))
+        return self._entered(was, events + self._settle(t))
 
     def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
@@ -373,11 +357,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             still = due is not None and now >= due + self.error_delay
             if still:
                 self.still_from = None  # (once: until the next change or press)
-            events = self._tick(now) + self._settle(now, still=still)
-            # (a piece in hand: the players are moving pieces, and would answer about that)
-            reveal = still and self.inputs > self.read_at and not self.lifting
-            return self._entered(was, self._outward(events, reveal))
-        return self._entered(was, self._outward(self._tick(now)))
+            return self._entered(was, self._tick(now) + self._settle(now, still=still))
+        return self._entered(was, self._tick(now))
 
     def _tick(self, now: float) -> list[Event]:
         due = self._own_timer()
@@ -419,8 +400,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         was = self.phase
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
-            return self._entered(was, self._outward(self._flush(t) + self._settle(t), True))
-        return self._entered(was, self._outward(self._flush(t), True))
+            return self._entered(was, self._flush(t) + self._settle(t))
+        return self._entered(was, self._flush(t))
 
     def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)

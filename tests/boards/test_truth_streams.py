@@ -132,12 +132,3 @@ def test_a_question_nobody_answers_does_not_stop_the_board():
     assert asked, "no question was put: the streams test nothing"
     assert all(r.committed == r.truth[:len(r.committed)] for r in results)
     assert sum(len(r.committed) - k for r, k in asked) > 2 * len(asked)
-
-
-def test_a_late_answer_to_a_question_the_board_closed_is_not_taken_for_the_next():
-    """Teblo on reed switches, one shared button (seed 300032's habits): yellow's unseen
-    turn is asked, yellow answers ``none`` late, after a touch; the touch put back closed
-    that question and left another unshown (``+b3``, ``b2-b3`` or ``none``). The answer is
-    not taken for it: ``b2-b3`` and every later turn are committed as played."""
-    r = run_stream("teblo", "teblo", 300032, plies=24, mix=Mix.random(random.Random(300032)))
-    check([r])

@@ -120,7 +120,6 @@ def test_teblo_asks_block_or_pawn_step_in_words():
     block on c2 after it, or a touch."""
     tracker = Tracker(teblo_pawn_on_its_block())
     tracker.change("c2", True, 1.0)
-    tracker.press("hint", 1.5)  # (put unshown, as later events may decide it: shown)
     asked = guidance.asked(tracker.view())
     assert asked["question"] == "Which move did yellow make?"
     assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
@@ -133,7 +132,7 @@ def test_teblo_asks_block_or_pawn_step_in_words():
 
 def test_the_terminal_says_a_teblo_question_in_words():
     state = teblo_pawn_on_its_block()
-    service = on_board("teblo", state.position_str(), [("place", "c2"), ("press", "hint")])
+    service = on_board("teblo", state.position_str(), [("place", "c2")])
     assert render(service, color=False).splitlines()[-5:] == [
         "question: Which move did yellow make?",
         "  choose +c2  (Yellow block on c2)",
