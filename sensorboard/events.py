@@ -2,8 +2,10 @@
 replay prints and what the journal stores (its JSON form is the journal's schema, see
 docs/records.md).
 
-Each kind is a frozen dataclass named for what happened, with ``to_json()`` and the
-module's :func:`from_json`, the one place a ``"type"`` string is read. Fields a later
+Each kind is a dataclass with slots named for what happened, with ``to_json()`` and the
+module's :func:`from_json`, the one place a ``"type"`` string is read. An event is a value:
+nothing changes one once made (not frozen, because a frozen dataclass costs three times as
+much to make, and the service makes one for every journal line). Fields a later
 version adds are kept in ``extra`` and written back, so an older reader round-trips a
 newer journal; a kind it does not know comes back as :class:`Unknown`.
 
@@ -26,7 +28,6 @@ sensorboard.events.EventError: an event needs a "type"; got keys t
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -35,37 +36,33 @@ class EventError(ValueError):
     """An item that is not an event (no type, or a field of the wrong shape)."""
 
 
-@functools.cache
-def _written(cls: type) -> tuple[tuple[str, bool], ...]:
-    """A kind's fields as ``to_json`` writes them, each with whether it is left out when
-    None (worked out once a kind: ``dataclasses.fields`` does it at every call)."""
-    return tuple((f.name, f.default is None and f.name != "t")
-                 for f in dataclasses.fields(cls) if f.name != "extra")
-
-
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     """The fields every event has: when it happened (seconds on the board's clock)."""
 
     KIND: ClassVar[str] = ""
+    FIELDS: ClassVar[tuple[str, ...]] = ()  # what ``to_json`` writes, in order (not extra)
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()  # those left out when None
     t: float | None = None
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"type": self.KIND}
-        for name, optional in _written(type(self)):
-            value = getattr(self, name)
-            if value is None and optional:
-                continue  # an optional field left out, as the journal always wrote it
-            out[name] = value
-        if out.get("t", 0) is None:
-            del out["t"]
-        extra = getattr(self, "extra", None)
-        return {**out, **extra} if extra else out
+        for name in self.FIELDS:
+            out[name] = getattr(self, name)
+        for name in self.OPTIONAL:
+            if out[name] is None:
+                del out[name]  # left out, as the journal always wrote it
+        extra = self.extra
+        if extra:
+            out.update(extra)
+        return out
 
 
 def _kind(name: str):
     def register(cls):
         cls.KIND = name
+        cls.FIELDS = tuple(f.name for f in dataclasses.fields(cls) if f.name != "extra")
+        cls.OPTIONAL = tuple(f.name for f in dataclasses.fields(cls) if f.default is None)
         KINDS[name] = cls
         return cls
     return register
@@ -75,7 +72,7 @@ KINDS: dict[str, type[Event]] = {}
 
 
 @_kind("start")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Start(Event):
     """The first entry of a game: what rebuilds it (game, options, position, players)."""
 
@@ -85,7 +82,7 @@ class Start(Event):
 
 
 @_kind("move")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Move(Event):
     """A committed turn: its decisions' notations, separated by spaces."""
 
@@ -96,7 +93,7 @@ class Move(Event):
 
 
 @_kind("takeback")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Takeback(Event):
     ply: int = 0
     player: str = ""
@@ -105,7 +102,7 @@ class Takeback(Event):
 
 
 @_kind("error")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Error(Event):
     """No legal turn fits the board: the cells to put right, and what each should show."""
 
@@ -114,7 +111,7 @@ class Error(Event):
 
 
 @_kind("prompt")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Prompt(Event):
     """A question: the options offered (``none`` where declining is legal)."""
 
@@ -123,7 +120,7 @@ class Prompt(Event):
 
 
 @_kind("settled")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Settled(Event):
     """A question closed by itself: later changes on the board showed ``answer``."""
 
@@ -133,7 +130,7 @@ class Settled(Event):
 
 
 @_kind("rejected")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Rejected(Event):
     """Something a player or an arbiter asked that the board did not do, and why."""
 
@@ -142,7 +139,7 @@ class Rejected(Event):
 
 
 @_kind("roll")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Roll(Event):
     player: str = ""
     value: str = ""
@@ -150,7 +147,7 @@ class Roll(Event):
 
 
 @_kind("press")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Press(Event):
     """A button: ``player`` names the side of a per-player clock, None a shared button."""
 
@@ -160,14 +157,14 @@ class Press(Event):
 
 
 @_kind("answer")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Answer(Event):
     value: str = ""
     extra: dict = field(default_factory=dict)
 
 
 @_kind("setup")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Setup(Event):
     """A setup entered before the first move, and the position it makes."""
 
@@ -177,7 +174,7 @@ class Setup(Event):
 
 
 @_kind("correction")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Correction(Event):
     """An arbiter's correction (``action``: takeback, position, result) and who made it;
     its arguments (turns, position, result, reason) are in ``extra``."""
@@ -188,7 +185,7 @@ class Correction(Event):
 
 
 @_kind("end")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class End(Event):
     """The game is over: the rules' ``outcome``, or a ``result`` with its ``reason``."""
 
@@ -200,7 +197,7 @@ class End(Event):
 
 
 @_kind("clock")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Clock(Event):
     """The game clock's new value (``sensorboard.clocks``): ``why`` it changed (start,
     turn, takeback, correction, flag, end), seconds ``left`` per player, whose ``side``
@@ -213,7 +210,7 @@ class Clock(Event):
 
 
 @_kind("hint")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Suggestion(Event):
     """The engine's suggested turn for the side to move (``hint``), its words and the
     engine's expected score for that side (0 lost .. 1 won)."""
@@ -225,7 +222,7 @@ class Suggestion(Event):
 
 
 @_kind("opponent")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Proposed(Event):
     """An opponent's turn (``by``: its label, e.g. ``engine level 2``), lit on the board
     for the player there to carry out; its words say the decisions no sensor sees."""
@@ -238,7 +235,7 @@ class Proposed(Event):
 
 
 @_kind("sensor")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Sensor(Event):
     """A cell's debounced sensor change (``shows``: present, or an analog class)."""
 
@@ -248,7 +245,7 @@ class Sensor(Event):
 
 
 @_kind("unreadable")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Unreadable(Event):
     """Cells a matrix without diodes cannot read while others are closed."""
 
@@ -257,7 +254,7 @@ class Unreadable(Event):
 
 
 @_kind("resume")
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Resume(Event):
     """A game resumed on a board that differs: the cells to put right first."""
 
@@ -265,7 +262,7 @@ class Resume(Event):
     extra: dict = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Unknown(Event):
     """A kind this version does not know (a newer journal's): kept whole."""
 
@@ -273,8 +270,9 @@ class Unknown(Event):
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        out = {"type": self.kind, **self.extra}
-        return out if self.t is None else {**out, "t": self.t}
+        out = {"type": self.kind} if self.t is None else {"type": self.kind, "t": self.t}
+        out.update(self.extra)
+        return out
 
 
 def outcome_json(state) -> dict | None:
@@ -314,6 +312,6 @@ def from_json(item: dict) -> Event:
     if cls is None:
         t = data.pop("t", None)
         return Unknown(t=t, kind=item["type"], extra=data)
-    names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+    names = cls.FIELDS
     known = {k: v for k, v in data.items() if k in names}
     return cls(**known, extra={k: v for k, v in data.items() if k not in names})

@@ -78,21 +78,8 @@ _TYPED: dict[type, Callable[[Event, float], events.Event]] = {
 
 
 def event_json(event: Event) -> dict:
-    """The JSON form of a tracker event, as replay prints it and the journal stores it:
-    ``typed(event).to_json()``, written at once for the events of every game (a typed
-    event made and read back field by field at each one cost as much as the rest of the
-    service's share of the scan; tests/service/test_event_json.py holds them the same)."""
-    write = _JSON.get(type(event))
-    return typed(event).to_json() if write is None else write(event)
-
-
-_JSON: dict[type, Callable[[Event], dict]] = {
-    Committed: lambda e: {"type": "move", "t": round(e.t, 3), "ply": e.ply,
-                          "player": e.player, "move": e.move},
-    Prompt: lambda e: {"type": "prompt", "t": round(e.t, 3), "options": e.options},
-    Rolled: lambda e: {"type": "roll", "t": round(e.t, 3), "player": e.player,
-                       "value": e.value},
-}
+    """The JSON form of a tracker event, as replay prints it and the journal stores it."""
+    return typed(event).to_json()
 
 
 class BoardService:
