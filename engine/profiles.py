@@ -28,7 +28,9 @@ class Profile:
 
     ``rollout_depth``: decisions a rollout plays before it is scored by ``evaluate`` (or
     counted a tie without one); ``widening``: ``(k, alpha)`` of progressive widening, a node
-    with n visits having at most ``k * n ** alpha`` children (``None``: every move at once);
+    with n visits having at most ``k * n ** alpha`` children (``None``: every move at once)
+    and never more than ``widest`` (``None``: no bound), so that past it more playouts go
+    deeper into the same decisions rather than wider;
     ``transpositions``: positions reached by different orders share one node;
     ``decisive_scan``: below the root, a node with at most this many moves tries each to
     find one that wins at once (the root always does); ``ordered``: every node tries its
@@ -42,6 +44,7 @@ class Profile:
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
     widening: tuple[float, float] | None = None
+    widest: int | None = None
     transpositions: bool = False
     exploration: float = 0.8
     decisive_scan: int = 64
@@ -182,8 +185,8 @@ PROFILES: dict[str, Profile] = {
     "tessella": Profile(tessella, rollout_depth=30),
     "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
-    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), exploration=0.3,
-                     decisive_scan=0, order=teblo_order, guided=0.8),
+    "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), widest=23,
+                     exploration=0.3, decisive_scan=0, order=teblo_order, guided=0.8),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100),
 }
 

@@ -157,9 +157,10 @@ class _Search:
     def select(self, node: Node) -> Hashable:
         if node.probs:
             return stratified_outcome(node)
-        if node.untried and widening_allows(node, self.settings.widening):
+        settings = self.settings
+        if node.untried and widening_allows(node, settings.widening, settings.widest):
             return node.untried.pop()
-        return uct_child(node, self.first, self.settings.exploration)
+        return uct_child(node, self.first, settings.exploration)
 
     def playout(self) -> None:
         node, path, value = self.root, [self.root], None

@@ -87,11 +87,15 @@ def stratified_outcome(node: Node) -> Hashable:
                                           else 0) / node.probs[m])
 
 
-def widening_allows(node: Node, widening: tuple[float, float] | None) -> bool:
+def widening_allows(node: Node, widening: tuple[float, float] | None,
+                    widest: int | None = None) -> bool:
     """Whether ``node`` may add a child now: always without progressive widening, else
-    while it has fewer than ``k * visits ** alpha`` (at least one)."""
+    while it has fewer than ``k * visits ** alpha`` (at least one) and fewer than
+    ``widest``."""
     if widening is None:
         return True
+    if widest is not None and len(node.children) >= widest:
+        return False
     k, alpha = widening
     return len(node.children) < max(1.0, k * (node.visits + 1) ** alpha)
 

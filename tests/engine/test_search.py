@@ -1,12 +1,15 @@
 """The engine over every registered game: legal decisions at every kind of node, the same
 answer under the same seed, a win in one found, bad budgets refused."""
 
+import dataclasses
 import random
 
 import pytest
 
 import engine
 import rules
+from engine.profiles import PROFILES
+from engine.search import _Search
 
 from .positions import WIN_IN_ONE
 
@@ -152,3 +155,16 @@ def test_a_tesulda_turn_at_level_2_leaves_no_mate_in_one():
                 mates.append(reply)
             state.pop()
         assert mates == []
+
+
+def test_teblo_searches_past_level_3_go_deeper_not_wider(monkeypatch):
+    """Teblo's nodes stop adding decisions at 23, the most a level-3 root reaches, so
+    levels 1 to 3 search as before and level 4's further playouts go into those 23."""
+    state = rules.from_position("teblo", "yellow:k9:25: red:c4:25: red")
+    tree = _Search(state, 1, PROFILES["teblo"])
+    for _ in range(engine.LEVELS[4]):
+        tree.playout()
+    assert len(tree.root.children) == 23
+    bounded = engine.search(state, level=3, seed=2)
+    monkeypatch.setitem(PROFILES, "teblo", dataclasses.replace(PROFILES["teblo"], widest=None))
+    assert engine.search(state, level=3, seed=2) == bounded
