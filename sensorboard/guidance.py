@@ -300,9 +300,13 @@ SILENT = ("Carry it out on the board, then press the clock: the sensors cannot s
 
 
 def opponent_words(service: BoardService) -> str | None:
-    """An opponent's turn to carry out, or (while it has given none) that it is to move,
-    with what to put right if a piece was moved meanwhile."""
+    """An opponent's turn to carry out, what is left of it to do by hand once the sensors
+    have seen the rest, or (while it has given none) that it is to move, with what to put
+    right if a piece was moved meanwhile."""
     seat = service.seat
+    if seat is not None and seat.left is not None and service.view.phase is Phase.IDLE:
+        return (f"{seat.opponent.label} ({seat.side}): now by hand, as lit: {seat.left.words} "
+                "(no sensor sees it).")
     if seat is None or seat.side != service.view.player or service.view.phase is Phase.OVER:
         return None
     label, proposal = seat.opponent.label, seat.shown(service)

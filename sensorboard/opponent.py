@@ -1,13 +1,13 @@
 """An opponent that is not at the board: the engine, a person on the page, another board.
 
-An :class:`Opponent` plays one side. The service (through a :class:`Seat`) asks its
-:meth:`~Opponent.poll` each scan while it is that side's turn and nothing is expected yet;
-the turn it gives lights on the LEDs in its own roles (``opponent-from``, ``opponent-to``:
-each step of a turn of several in order, the invisible decisions in words on the page and
-in the terminal) until the player at the board carries it out. The tracker then expects
-exactly that turn: anything else is an error naming the cells to put right. Every event
-the board emits reaches :meth:`~Opponent.observe`, in order: the opponent's turns once
-carried out, the board's own, takebacks, rolls.
+An :class:`Opponent` plays one side. The service (through a :class:`sensorboard.seat.Seat`)
+asks its :meth:`~Opponent.poll` each scan while it is that side's turn and nothing is
+expected yet; the turn it gives lights on the LEDs in its own roles (``opponent-from``,
+``opponent-to``: each step of a turn of several in order, the invisible decisions in words
+on the page and in the terminal) until the player at the board carries it out. The tracker
+then expects exactly that turn: anything else is an error naming the cells to put right.
+Every event the board emits reaches :meth:`~Opponent.observe`, in order: the opponent's
+turns once carried out, the board's own, takebacks, rolls.
 
 >>> import rules
 >>> state = rules.new_game("tessella")
@@ -25,16 +25,13 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import rules
 from boards.constants import quote
 from engine import LEVELS, EngineWorker, Hint, Result, explain
 from engine.hint import step_cells
 from sensorboard import events, suggest
-
-if TYPE_CHECKING:
-    from sensorboard.service import BoardService
 
 ROLES = ("opponent-from", "opponent-to")
 
@@ -128,114 +125,6 @@ def said(state: rules.GameState, line: list[Hashable]) -> str:
 def frame(proposal: Proposal, now: float) -> dict[str, str]:
     """The cells of the step shown at ``now`` (the visible steps take turns)."""
     return suggest.frame(proposal.hint, now, ROLES)
-
-
-class Seat:
-    """The service's side of an opponent: polls it on its turn, tells the tracker which
-    turn to expect, and hands it every event."""
-
-    def __init__(self, opponent: Opponent) -> None:
-        self.opponent = opponent
-        self.proposal: Proposal | None = None
-        self._refused: str | None = None  # a turn refused, not reported again
-        self._rolled = -1  # the decisions made when the board last rolled for it
-        self.silent = False  # the sensors cannot see the turn given: the clock ends it
-
-    @property
-    def side(self) -> str:
-        return self.opponent.side
-
-    def heard(self, item: dict) -> None:
-        """A listener of the service: the events, in order, to the opponent."""
-        event = events.of(item)
-        if event is None or isinstance(event, (events.Sensor, events.Unreadable)):
-            return
-        if isinstance(event, (events.Move, events.Takeback, events.Correction)):
-            self.proposal, self._rolled = None, -1  # carried out, or the game went back
-        self.opponent.observe(event)
-
-    def expect(self, service: BoardService) -> None:
-        """Tell the tracker what the opponent's side may do now: its turn once given,
-        nothing before; anything while it is the other side's turn."""
-        tracker = service.tracker
-        if not self._ours(service):
-            tracker.expect(None)
-        elif self._current(service):
-            tracker.expect(self.proposal.decisions, since=self.proposal.since)
-        else:
-            tracker.expect(())
-
-    def scan(self, service: BoardService, now: float) -> list[dict]:
-        """One scan: while the opponent is to move and has given nothing, poll it; its
-        turn is journaled as an ``opponent`` event and expected from then on. Where it
-        rolls first and the board has a die, the board rolls for it."""
-        if not self._ours(service) or self._current(service):
-            return []
-        tracker = service.tracker
-        text = None
-        try:
-            text = self.opponent.poll(tracker.state)
-            if text is None or text == self._refused:
-                return []
-            proposal = propose(tracker.state, text)
-        except (TurnError, RuntimeError) as e:  # (the engine's process failed: not fatal)
-            if self._refused == (text or str(e)):
-                return []
-            self._refused = text or str(e)  # said once
-            item = events.Rejected(round(now, 3), f"{self.opponent.label}: {e}").to_json()
-            service.record(item)
-            return [item]
-        work = tracker.state.clone()
-        for decision in proposal.decisions:
-            work.push(decision)
-        if work.to_move == rules.CHANCE and tracker.dice is not None:
-            # The board's die, as for any turn: once, on a board as it should be.
-            at = len(tracker.state.move_stack)
-            if tracker.differing or self._rolled == at:
-                return []
-            self._rolled = at
-            return service.press("roll")
-        self.proposal = proposal
-        self.expect(service)
-        cands = tracker.candidates
-        self.silent = bool(cands) and all(c.silent for c in cands)
-        item = events.Proposed(round(now, 3), proposal.player, proposal.text,
-                               proposal.hint.words, self.opponent.label).to_json()
-        service.record(item)
-        return [item]
-
-    def shown(self, service: BoardService) -> Proposal | None:
-        """The opponent's turn lit for the player at the board, if one is."""
-        return self.proposal if self._current(service) else None
-
-    def frame(self, service: BoardService, now: float) -> dict[str, str] | None:
-        """The LEDs of the opponent's turn while it waits to be carried out (None: none)."""
-        return frame(self.proposal, now) if self._current(service) else None
-
-    def thinking(self, service: BoardService) -> bool:
-        """The opponent is to move and works its turn out by itself (the engine)."""
-        return (self._ours(service) and not self._current(service)
-                and self.opponent.thinking)
-
-    def next_change(self, now: float) -> float | None:
-        return None if self.proposal is None else suggest.next_change(self.proposal.hint, now)
-
-    def close(self) -> None:
-        self.opponent.close()
-
-    def _ours(self, service: BoardService) -> bool:
-        tracker = service.tracker
-        return (tracker.player == self.side and tracker.state.outcome() is None
-                and not tracker.restoring and not service.adjudicated)
-
-    def _current(self, service: BoardService) -> bool:
-        """The proposal is of the turn in progress."""
-        proposal, state = self.proposal, service.tracker.state
-        if proposal is None or proposal.player != service.tracker.player:
-            return False
-        done = tuple(state.move_stack[proposal.since:])
-        return (len(state.move_stack) >= proposal.since
-                and proposal.decisions[:len(done)] == done)
 
 
 class PageOpponent:

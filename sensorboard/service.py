@@ -40,7 +40,8 @@ from sensorboard import clocks, corrections, events, suggest
 from sensorboard.boardsetup import BoardSetup
 from sensorboard.clockrunner import ClockRunner
 from sensorboard.events import outcome_json, result_text
-from sensorboard.opponent import Opponent, Seat
+from sensorboard.opponent import Opponent
+from sensorboard.seat import Seat
 from sensorboard.sensors import Sensors, settle
 
 SCAN_PERIOD = HardwareConfig.scan_period  # the defaults; a board's config may change them
@@ -408,9 +409,13 @@ class BoardService:
             self.tracker.expect(None)
         else:
             self.listeners.append(self.seat.heard)
-            self.seat.expect(self)
+            self.follow_seat()
         self._dirty = True
         self.revision += 1
+
+    def follow_seat(self) -> None:
+        """The tracker expects what the opponent's seat says its side may do now."""
+        self.tracker.expect(*self.seat.expected(self))
 
     def _seated(self, now: float) -> list[dict]:
         """The opponent's turn, once it has come: journaled, lit until carried out."""
@@ -535,7 +540,7 @@ class BoardService:
         self._dirty = True
         if not events:
             if self.seat is not None:
-                self.seat.expect(self)
+                self.follow_seat()
             return []
         if self.suggester is not None:
             self.suggester.drop()
@@ -558,7 +563,7 @@ class BoardService:
             self.record(end)
             out += self.game_clock.stop(end["t"])
         if self.seat is not None:
-            self.seat.expect(self)
+            self.follow_seat()
         return out
 
     def record(self, item: dict) -> None:
