@@ -158,7 +158,7 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
     elif board.owns_link and not board.link.started:
         board.link.start()  # with the other board's topics (see _remote)
     if board.link is not None:
-        board.service.corrections = board.link.commands
+        board.service.listen(board.link.commands)
     return board
 
 

@@ -115,8 +115,7 @@ def carry_out(service: BoardService, correction: Correction, item: dict) -> list
         case Adjudication(result, reason):
             service.record({**item, "result": result, "reason": reason})
             service.record({"type": "end", "t": item["t"], "result": result, "reason": reason})
-            service.adjudicated = True
-            service.game_clock.stop(item["t"])
+            service.adjudicate(item["t"])
     return []
 
 
@@ -138,8 +137,7 @@ def _set_position(service: BoardService, text: str, item: dict) -> None:
         raise CorrectionError(f"position: {e}") from None
     item = {**item, "position": new.position_str()}
     service.record(item)
-    service.tracker.put_right(new)
-    service.taken_back, service.positioned = None, item
+    service.put_position(new, item)
     if new.outcome() is not None:  # a finished position ends the game, as a turn would
         service.record({"type": "end", "t": item["t"], "outcome": outcome_json(new),
                         "result": result_text(new)})

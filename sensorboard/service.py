@@ -446,6 +446,11 @@ class BoardService:
         self.revision += 1
         return []
 
+    def listen(self, corrections: queue.Queue) -> None:
+        """Take an arbiter's corrections from afar (MQTT's) as they arrive on
+        ``corrections``: each carried out at the next scan."""
+        self.corrections = corrections
+
     def apply_corrections(self) -> list[dict]:
         """Carry out the corrections waiting in :attr:`corrections` (``{"action", "by",
         ...}``, as :meth:`correct` takes them); one the board cannot carry out is journaled
@@ -480,6 +485,18 @@ class BoardService:
         self._dirty = True
         self.revision += 1
         return out
+
+    def adjudicate(self, t: float) -> None:
+        """The arbiter has ended the game at ``t``: the board follows nothing more and the
+        clocks stop."""
+        self.adjudicated = True
+        self.game_clock.stop(t)
+
+    def put_position(self, state: rules.GameState, item: dict) -> None:
+        """The arbiter's position ``state`` (its ``correction`` entry ``item``): the game
+        goes on from it once the board shows it (the LEDs guide)."""
+        self.tracker.put_right(state)
+        self.taken_back, self.positioned = None, item
 
     # --- the game clock -------------------------------------------------------------------
 

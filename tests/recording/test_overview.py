@@ -90,7 +90,7 @@ class Board4:
         self.clock = VirtualClock()
         self.service = BoardService(self.writer.state, layout_for_game("tessella"),
                                     clock=self.clock, listeners=[self.writer.event])
-        self.service.corrections = self.link.commands
+        self.service.listen(self.link.commands)
         self.run = VirtualRun(self.service, self.clock, [].append)
         line = rules.new_game("tessella")
         rng = random.Random(2)

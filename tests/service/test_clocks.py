@@ -209,7 +209,7 @@ def test_the_arbiter_adds_and_takes_time_through_the_correction_path(tmp_path):
     b.service.press("clock")
     b.move(30.0)
     assert 574.5 < b.left("clear") < 575.5  # 30 s used, the first 5 not counted
-    b.service.corrections = queue.Queue()  # as MQTT hands them over
+    b.service.listen(queue.Queue())  # as MQTT hands them over
     b.service.corrections.put({"action": "time", "by": "Ann", "player": "clear",
                                "seconds": 60})
     b.service.corrections.put({"action": "time", "by": "Ann", "player": "dark",
