@@ -11,12 +11,15 @@ end of the game stops it, an arbiter adds or takes time, and a flag falls.
 ...                                      "clear"), out.append)
 >>> [item["why"] for item in runner.start(0.0)], runner.timing.running
 (['start'], 'clear')
->>> runner.flag_at()
-60.0
+>>> runner.flag_at(), runner.falls_at
+(60.0, 60.0)
+>>> ClockRunner(None, out.append).falls_at  # no time control: no flag ever falls
+inf
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import rules
@@ -26,17 +29,27 @@ from sensorboard import clocks
 
 class ClockRunner:
     """The game clock of one board (``timing``: None without a time control). Every
-    change is handed to ``changed`` as the ``clock`` entry and returned too."""
+    change is handed to ``changed`` as the ``clock`` entry and returned too. Whether a
+    clock runs is its own business: ``start``, ``after`` and ``stop`` do nothing without
+    one, and :attr:`falls_at`, what a scan compares its time with, is then never."""
 
     def __init__(self, timing: clocks.GameClock | None,
                  changed: Callable[[dict], None]) -> None:
         self.timing = timing
         self.changed = changed
         self.flagged: dict | None = None  # the ``end`` entry of a flag fall
+        self.falls_at = self._falls_at(timing)
+
+    @staticmethod
+    def _falls_at(timing: clocks.GameClock | None) -> float:
+        """When the running side's time runs out; never (infinity) while no clock runs."""
+        at = None if timing is None else clocks.flag_at(timing)
+        return math.inf if at is None else at
 
     def _set(self, timing: clocks.GameClock, t: float, why: str) -> list[dict]:
         """The clock's new value (``why``: start, turn, takeback, correction, flag, end)."""
         self.timing = timing
+        self.falls_at = self._falls_at(timing)
         item = {"type": "clock", "t": round(t, 3), "why": why, **clocks.to_json(timing, t)}
         self.changed(item)
         return [item]
@@ -61,9 +74,11 @@ class ClockRunner:
         sets the clock going again when it took back the turn that ended the game, unless
         the game is ``over`` by an arbiter's word or a flag)."""
         timing = self.timing
-        again = timing is not None and timing.phase is clocks.Phase.STOPPED \
-            and isinstance(event, TakenBack) and not over
-        if timing is None or (timing.phase is not clocks.Phase.RUNNING and not again):
+        if timing is None:
+            return []
+        again = timing.phase is clocks.Phase.STOPPED and isinstance(event, TakenBack) \
+            and not over
+        if timing.phase is not clocks.Phase.RUNNING and not again:
             return []
         if isinstance(event, Committed):
             nxt = timing.players[(timing.players.index(event.player) + 1)
@@ -80,7 +95,7 @@ class ClockRunner:
 
     def flag_at(self) -> float | None:
         """When the running side's time runs out, None while no clock runs."""
-        return None if self.timing is None else clocks.flag_at(self.timing)
+        return None if self.falls_at == math.inf else self.falls_at
 
     def fall(self, state: rules.GameState) -> list[dict]:
         """The running side's time is out: the clock entry, then the game's ``end`` entry

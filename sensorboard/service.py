@@ -283,7 +283,7 @@ class BoardService:
             changes = []
         if self.adjudicated:
             changes = []  # the arbiter (or a flag) has ended the game
-        elif changes and self.game_clock.timing is not None and not self.tracker.restoring:
+        elif changes and not self.tracker.restoring:
             out += self.game_clock.start(now)  # (setting the board up is no move)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
@@ -318,10 +318,8 @@ class BoardService:
             errors = self.setup.expire(now, corrected=self.taken_back is not None
                                        or self.positioned is not None)
             out += self.emit(errors) if errors else []
-        if self.game_clock.timing is not None and not self.adjudicated:
-            flag = self.game_clock.flag_at()
-            if flag is not None and now >= flag:
-                out += self._flag_fall()
+        if now >= self.game_clock.falls_at and not self.adjudicated:
+            out += self._flag_fall()
         if self.seat is not None:
             out += self._seated(now)
         if self._dirty or (self._frame_due is not None and now >= self._frame_due):
@@ -563,12 +561,12 @@ class BoardService:
             self.suggester.drop()
         self.revision += 1
         out = []
-        timed = self.game_clock.timing is not None  # (else the clock says nothing after)
         committed = False
         for event in events:
             item = event_json(event)
             self.record(item)
-            out += [item, *self.game_clock.after(event, self.adjudicated)] if timed else [item]
+            out.append(item)
+            out += self.game_clock.after(event, self.adjudicated)
             if item["type"] in ("move", "takeback"):
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
