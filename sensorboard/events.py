@@ -7,7 +7,9 @@ module's :func:`from_json`, the one place a ``"type"`` string is read. An event 
 nothing changes one once made (not frozen, because a frozen dataclass costs three times as
 much to make, and the service makes one for every journal line). Fields a later
 version adds are kept in ``extra`` and written back, so an older reader round-trips a
-newer journal; a kind it does not know comes back as :class:`Unknown`.
+newer journal; a kind it does not know comes back as :class:`Unknown`. The tracker's
+events (:mod:`boards.events`) become these by :func:`from_tracker` (:func:`tracker_json`:
+the journal line of one).
 
 >>> item = {"type": "move", "t": 1.5, "ply": 1, "player": "clear", "move": "e2-e3"}
 >>> event = from_json(item)
@@ -28,8 +30,11 @@ sensorboard.events.EventError: an event needs a "type"; got keys t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from boards import events as tracker
 
 
 class EventError(ValueError):
@@ -315,3 +320,31 @@ def from_json(item: dict) -> Event:
     names = cls.FIELDS
     known = {k: v for k, v in data.items() if k in names}
     return cls(**known, extra={k: v for k, v in data.items() if k not in names})
+
+
+def from_tracker(event: tracker.Event) -> Event:
+    """The board event of a tracker event (:mod:`boards.events`), its time rounded to the
+    millisecond as the journal writes it."""
+    make = _FROM_TRACKER.get(type(event))
+    if make is None:
+        raise TypeError(event)
+    return make(event, round(event.t, 3))
+
+
+def tracker_json(event: tracker.Event) -> dict:
+    """The JSON form of a tracker event, as replay prints it and the journal stores it."""
+    return from_tracker(event).to_json()
+
+
+# Each tracker event's board event, made from it and its time (a table, not a match: one
+# dictionary look-up per event, where the class patterns tried every kind in turn).
+_FROM_TRACKER: dict[type, Callable[[Any, float], Event]] = {
+    tracker.Committed: lambda e, t: Move(t, e.ply, e.player, e.move),
+    tracker.Error: lambda e, t: Error(
+        t, e.cells, {"attackers": list(e.attackers)} if e.attackers else {}),
+    tracker.Prompt: lambda e, t: Prompt(t, e.options),
+    tracker.Rejected: lambda e, t: Rejected(t, e.reason),
+    tracker.Rolled: lambda e, t: Roll(t, e.player, e.value),
+    tracker.TakenBack: lambda e, t: Takeback(t, e.ply, e.player, e.move),
+    tracker.Settled: lambda e, t: Settled(t, e.options, e.answer),
+}

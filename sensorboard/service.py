@@ -17,16 +17,7 @@ from dataclasses import replace
 import rules
 from boards import answers, hints
 from boards.dice import DICE, ElectronicDice
-from boards.events import (
-    Committed,
-    Error,
-    Event,
-    Prompt,
-    Rejected,
-    Rolled,
-    Settled,
-    TakenBack,
-)
+from boards.events import Event
 from boards.layout import Layout
 from boards.sensing import observer
 from boards.tracker import Tracker
@@ -39,7 +30,7 @@ from hardware.hand import SimHand
 from sensorboard import clocks, corrections, events, suggest
 from sensorboard.boardsetup import BoardSetup
 from sensorboard.clockrunner import ClockRunner
-from sensorboard.events import outcome_json, result_text
+from sensorboard.events import outcome_json, result_text, tracker_json
 from sensorboard.opponent import Opponent
 from sensorboard.seat import Seat
 from sensorboard.sensors import Sensors, settle
@@ -54,33 +45,6 @@ ACTIONS = {"lift": "cell", "place": "cell", "choose": "value", "press": "button"
 
 class ServiceError(ValueError):
     """A board that cannot be set up as asked (backend, layout, options)."""
-
-
-def typed(event: Event) -> events.Event:
-    """The board event (:mod:`sensorboard.events`) of a tracker event."""
-    make = _TYPED.get(type(event))
-    if make is None:
-        raise TypeError(event)
-    return make(event, round(event.t, 3))
-
-
-# Each tracker event's board event, made from it and its time (a table, not a match: one
-# dictionary look-up per event, where the class patterns tried every kind in turn).
-_TYPED: dict[type, Callable[[Event, float], events.Event]] = {
-    Committed: lambda e, t: events.Move(t, e.ply, e.player, e.move),
-    Error: lambda e, t: events.Error(
-        t, e.cells, {"attackers": list(e.attackers)} if e.attackers else {}),
-    Prompt: lambda e, t: events.Prompt(t, e.options),
-    Rejected: lambda e, t: events.Rejected(t, e.reason),
-    Rolled: lambda e, t: events.Roll(t, e.player, e.value),
-    TakenBack: lambda e, t: events.Takeback(t, e.ply, e.player, e.move),
-    Settled: lambda e, t: events.Settled(t, e.options, e.answer),
-}
-
-
-def event_json(event: Event) -> dict:
-    """The JSON form of a tracker event, as replay prints it and the journal stores it."""
-    return typed(event).to_json()
 
 
 class BoardService:
@@ -563,7 +527,7 @@ class BoardService:
         out = []
         committed = False
         for event in events:
-            item = event_json(event)
+            item = tracker_json(event)
             self.record(item)
             out.append(item)
             out += self.game_clock.after(event, self.adjudicated)

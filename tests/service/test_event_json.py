@@ -4,7 +4,7 @@ import pytest
 
 from boards.events import Committed, Error, Prompt, Rejected, Rolled, Settled, TakenBack
 from sensorboard import events
-from sensorboard.service import event_json, typed
+from sensorboard.events import from_tracker, tracker_json
 
 CASES = [
     (Committed(1.23456, 3, "red", "roll 4 e4"),
@@ -25,14 +25,14 @@ CASES = [
 
 @pytest.mark.parametrize(("event", "line"), CASES, ids=lambda c: type(c).__name__)
 def test_each_tracker_event_is_its_journal_line(event, line):
-    assert event_json(event) == line
-    assert events.from_json(line) == typed(event)
+    assert tracker_json(event) == line
+    assert events.from_json(line) == from_tracker(event)
     assert events.from_json(line).to_json() == line
 
 
 def test_a_kind_the_journal_has_no_line_for_is_refused():
     with pytest.raises(TypeError):
-        typed(("not", "an", "event"))
+        from_tracker(("not", "an", "event"))
 
 
 JOURNAL_LINES = [

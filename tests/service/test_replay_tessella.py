@@ -231,14 +231,14 @@ def test_takeback_lights_what_to_put_back_and_the_record_drops_the_move(tmp_path
 
     tracker = Tracker(rules_.new_game("tessella"))
     writer = GameWriter.new(open_journal(tmp_path), rules_.new_game("tessella"))
-    from sensorboard.service import event_json
+    from sensorboard.events import tracker_json
 
     for e in tracker.change("c1", False, 0.0) + tracker.change("c2", True, 0.5):
-        writer.event(event_json(e))
+        writer.event(tracker_json(e))
     writer.flush()
     assert "1. c1-c2" in writer.record_path.read_text()
     for e in tracker.press("takeback", 1.0):
-        writer.event(event_json(e))
+        writer.event(tracker_json(e))
     assert hints.plan(tracker.view(), 1.1) == {"c1": "missing", "c2": "wrong"}
     writer.flush()
     record = parse_record(writer.record_path.read_text())
