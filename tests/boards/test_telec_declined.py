@@ -1,0 +1,72 @@
+"""Telec: ``none`` to a question about a turn nobody made leaves the turn that was made.
+
+Each case is the essence of a truth stream that stalled or left the truth (bench/truth.py,
+random handling mix): the board asked about an entry or a stack no sensor sees, the player
+answered ``none``, and the lift of the piece a step had bumped was forgotten with the
+question, so the step was never done again for the board.
+"""
+
+import rules
+from boards.tracker import Committed, Tracker
+
+
+def feed(tr, changes, t=1.0):
+    out = []
+    for k, (cell, on) in enumerate(changes):
+        out += tr.change(cell, on, t + k)
+    return out
+
+
+def committed(events):
+    return [e.move for e in events if isinstance(e, Committed)]
+
+
+def test_none_to_an_entry_like_a_touch_keeps_the_step_that_bumped_there():
+    """Red stacked b1 onto c1, touched its 2 on a1 (blue's tile for a 4); blue lifted its 5
+    from d5 and bumped the 2 off a1 (d5 and a1 are adjacent). Asked whether blue rolled a 4
+    and entered on a1, blue answered ``none``: the lift on a1 was forgotten, d5-a1 was never
+    done, and the game stopped (seed 18000035; seed 11000033 without the drop sensor)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=r2,c1=r6,b1=r2,a5=r1,d5=b5 blue:1223344566:1 red:13344556:0 red turn"))
+    events = feed(tr, [("b1", False), ("c1", True), ("a1", False), ("a1", True),
+                       ("d5", False), ("a1", False), ("a1", True)])
+    assert committed(events) == ["b1-c1"]
+    assert tr.prompt.options == ["3", "4", "5", "6", "none"]
+    tr.choose("none", 10.0)
+    assert committed(feed(tr, [("a5", False), ("a4", True)], t=11.0)) == ["d5-a1", "a5-a4"]
+    assert tr.prompt is None and tr.turns() == ["b1-c1", "d5-a1", "a5-a4"]
+
+
+def test_none_to_an_unseen_stack_keeps_the_bump_the_opponent_made():
+    """Blue touched its 3 on a4 and stepped it onto its own 6 on b4 (only the lift shows);
+    red lifted blue's 2 on d4 and put its 6 from d5 there. Asked which step blue made, then
+    whether red had stacked from its stash (unseen), red answered ``none``: every piece put
+    back was forgotten, d4's lift too, and red's bump was never committed (seed 16000081)."""
+    tr = Tracker(rules.from_position(
+        "telec", "c1=r32,a2=r4,a4=b3,b4=b6,d4=b2,a5=b64,d5=r6 blue:1123455:0 "
+                 "red:11234556:0 blue turn"))
+    feed(tr, [("a4", False), ("a4", True), ("a4", False), ("d4", False), ("d5", False),
+              ("d4", True)])
+    assert tr.prompt.options == ["a4-a5", "a4-b4"]
+    assert committed(tr.choose("a4-b4", 10.0)) == ["a4-b4"]
+    assert tr.prompt.options == ["null", "3", "4", "5", "none"]
+    assert committed(tr.choose("none", 11.0)) == ["d5-d4"]
+    assert tr.prompt is None and tr.turns() == ["a4-b4", "d5-d4"]
+
+
+def test_none_to_an_entry_keeps_a_stack_moved_onto_the_piece_it_bumps():
+    """Red's a3-cz waited (no drop sensor); red touched its 5 on a1; blue lifted its stack
+    off a2 and bumped the 5 with it. ``none`` to blue's entry on a1 forgot the bump; red's
+    entry on the emptied a2 was then asked as blue's, without ``none`` (seed 11000033)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=r5,d1=r4,a2=b64,a3=r6,a5=b4,d5=b1 blue:12233556:0 red:112233456:0 "
+                 "red turn"), blind=frozenset({"cz"}))
+    feed(tr, [("a3", False), ("a1", False), ("a1", True), ("a2", False), ("a1", False),
+              ("a1", True)])
+    assert tr.prompt.options == ["6", "none"]
+    tr.choose("none", 10.0)
+    tr.change("a2", True, 11.0)
+    assert "a2-a1" in tr.prompt.options
+    assert committed(tr.choose("a2-a1", 12.0)) == ["a2-a1"]
+    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"]  # red's entry on its 3
+    assert tr.turns() == ["a3-cz", "a2-a1"]
