@@ -219,12 +219,13 @@ class Deciding:
         self._forget_done(self.declined)
         # What was lifted and put back was touched: where the turns asked were like a
         # touch (an entry bumping a single), only there (a bump elsewhere still stands).
-        # Not where a visible turn the board shows done replaced the piece (a step bumping
-        # it, the piece lifted again meanwhile): that turn was made, not a touch.
+        # Not where a turn the board shows done replaced the piece and moved another (a
+        # step bumping it, the piece lifted again meanwhile): that turn was made.
         touched = {c for a in self.asked if self._like_a_touch(a) for c in a.final}
         ev = self.evidence
         bumped = {cell for c in self.alive() if not c.silent and c.text not in self.declined
-                  and evidence.complete(ev, c) for cell in c.lift}
+                  and not self._like_a_touch(c) and evidence.complete(ev, c)
+                  for cell in c.lift}
         for cell in self.cells:
             if cell not in self.differing | bumped and (not touched or cell in touched):
                 self.history.pop(cell, None)
