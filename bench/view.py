@@ -1,7 +1,8 @@
-"""The read model's share of an event: thread CPU of each ``Tracker.view()`` (the
-TurnView the LEDs, the page and the terminal read, boards/view.py) beside the CPU of the
-scans that carry a change, over the seeded games of bench/latency.py, with the same
-reference (sorting 20,000 seeded floats) measured before and after each layout.
+"""The read model's share of an event: thread CPU of each view made
+(``boards.view.view_of``: the TurnView the LEDs, the page and the terminal read; for the
+LEDs only the fields they read) beside the CPU of the scans that carry a change, over the
+seeded games of bench/latency.py, with the same reference (sorting 20,000 seeded floats)
+measured before and after each layout.
 
 Run by hand: .venv/bin/python bench/view.py [--games 10] [--plies 30] [--layout NAME]
 Prints a markdown table (no assertions).
@@ -17,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from boards import view as turn_view  # noqa: E402
 from boards.layout import load_layout, shipped_layouts  # noqa: E402
-from boards.tracker import Tracker  # noqa: E402
 from sensorboard.latency import (  # noqa: E402
     change_to_frame,
     games_options,
@@ -31,20 +32,20 @@ from sensorboard.latency import (  # noqa: E402
 def timed_views(name: str, games: int, plies: int) -> tuple[list[float], list[float]]:
     """(seconds of every view built, seconds of every scan that carried a change)."""
     views: list[float] = []
-    build = Tracker.view
+    build = turn_view.view_of
 
-    def view(self: Tracker, *args: object, **kwargs: object):
+    def view_of(*args: object, **kwargs: object):
         t0 = time.thread_time_ns()
-        out = build(self, *args, **kwargs)
+        out = build(*args, **kwargs)
         views.append((time.thread_time_ns() - t0) / 1e9)
         return out
 
-    Tracker.view = view  # type: ignore[method-assign]
+    turn_view.view_of = view_of  # (the service calls it through the module)
     try:
         scans = change_to_frame(load_layout(shipped_layouts()[name]), games=games,
                                 plies=plies)
     finally:
-        Tracker.view = build  # type: ignore[method-assign]
+        turn_view.view_of = build
     return views, scans
 
 

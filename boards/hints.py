@@ -91,7 +91,7 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
         return {cell: "roll" for cell in view.roll_cells}
     # The pieces that could take the mover's Prime (Tesulda), while it is in danger.
     danger = {cell: "attacker" for cell in view.danger}
-    if view.reading:
+    if view.differing:
         # A complete turn that may go on: its cells (and any piece in hand) are held until
         # the mover's clock ends it; where it may go on stays lit.
         lifted = dict.fromkeys(view.lifted, "held" if view.holding else "lifted")

@@ -93,7 +93,8 @@ class TurnView:
     state: rules.GameState = field(compare=False, repr=False)
     phase: Phase
     player: str  # whose turn is being read
-    # the cells that differ from the start, in board order: on the board, in hand, sensed
+    differing: frozenset[str]  # the cells whose sensors differ from the turn's start
+    # those cells in board order: on the board, in hand, sensed
     reading: tuple[tuple[str, Pieces, Pieces, bool], ...]
     decided: tuple[tuple[str, Pieces], ...]  # cells the turn's decisions changed, as shown
     touched: frozenset[str]  # cells that showed more than one thing this turn
@@ -115,23 +116,45 @@ class TurnView:
     roll_cells: tuple[str, ...]
     buttons: tuple[str, ...]
     turn_bounds: tuple[int, ...]  # where each turn begins in the move stack, then the next
-    _turns: tuple = field(compare=False, repr=False, default=())
-    _memo: Memo | None = field(compare=False, repr=False, default=None)
+    _turns: tuple = field(compare=False, repr=False)  # the committed turns' decisions
+    _at: At = field(compare=False, repr=False)
+    _tracker: Tracker | None = field(compare=False, repr=False)  # (see lazy)
+    _prev: At | None = field(compare=False, repr=False)  # an earlier view's, if it had one
+
+    def __getattr__(self, name: str) -> object:
+        # Only for a field not worked out when the view was made (:data:`_LATER`): it is
+        # worked out at its first read, and kept.
+        later = _LATER.get(name)
+        if later is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = self.__dict__[name] = later(self)
+        return value
+
+    @property
+    def lazy(self) -> bool:
+        """Made with ``lazy`` (for the LEDs, which read only their roles): the other
+        fields are worked out from the tracker when first read, right only until it
+        changes, so such a view is never handed out."""
+        return self.__dict__["_tracker"] is not None
+
+    def complete(self) -> TurnView:
+        """This view with every field worked out."""
+        if self.lazy:
+            for name in _LATER:
+                getattr(self, name)
+            self.__dict__["_tracker"] = self.__dict__["_prev"] = None
+        return self
 
     @property
     def held(self) -> bool:
         """A complete turn waits because it may still go on (the mover's clock ends it)."""
         return self.phase is Phase.HELD
 
-    @property
-    def differing(self) -> frozenset[str]:
-        return frozenset(cell for cell, *_ in self.reading)
-
     @cached_property
     def start(self) -> tuple[tuple[str, Pieces], ...]:
         """The occupied cells when the turn began, in board order (worked out when first
         read: a view after every turn would otherwise go through every cell)."""
-        return tuple(filter(itemgetter(1), self._memo.before.items()))
+        return tuple(filter(itemgetter(1), self._at.before.items()))
 
     @cached_property
     def _reading(self) -> dict[str, tuple[Pieces, Pieces, bool]]:
@@ -143,7 +166,7 @@ class TurnView:
 
     def before(self, cell: str) -> Pieces:
         """What stood on ``cell`` when the turn began."""
-        return self._memo.before.get(cell, ())
+        return self._at.before.get(cell, ())
 
     def pieces(self, cell: str) -> tuple[Pieces, Pieces]:
         """What stands on ``cell`` as far as the sensors tell, and what of it is in hand."""
@@ -173,18 +196,21 @@ class TurnView:
 
 
 def view_of(tracker: Tracker, previous: TurnView | None = None,
-            option_cells: bool = False) -> TurnView:
+            option_cells: bool = False, lazy: bool = False) -> TurnView:
     """The view of ``tracker`` as it stands (``previous``: the view before, whose
     question is kept while the same one stays open; ``option_cells``: work out the
-    cells of a decision's options now)."""
+    cells of a decision's options now; ``lazy``: only the fields the LEDs read, the
+    others when first read, see :attr:`TurnView.lazy`)."""
     state = tracker.state
-    stack = state.move_stack
-    memo = _memo(tracker, previous._memo if previous else None, stack)
-    differing = tracker.differing
-    reading = _reading(tracker, differing) if differing else ()
-    question = None if tracker.prompt is None else _question(
-        tracker, previous.question if previous else None, option_cells,
-        lambda: frozenset(c for c, *_ in reading) | {c for c, _ in memo.changed})
+    # The At of a view before (kept for its changed cells, see _at_now), and this one's
+    # only where a question asks for it now (else in _LATER).
+    known = None if previous is None else previous.__dict__.get("_at") or previous._prev
+    differing = frozenset(tracker.differing)
+    at = question = None
+    if tracker.prompt is not None:
+        at = _at_now(tracker, known, state.move_stack)
+        question = _question(tracker, previous.question if previous else None, option_cells,
+                             lambda: differing | {c for c, _ in at.changed})
     phase = tracker.phase  # kept by the tracker: boards/phases.py
     # The turn's own LED roles, only where the planner shows them (see hints.plan); the
     # phase compared by identity (an enum's hash is a Python call).
@@ -193,40 +219,36 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
         and not roll_cells
     error, held = tracker.error, phase is Phase.HELD
     hint = tracker.hint_until > tracker.last_change and not differing and not state.outcome()
-    lifted = tracker.lifted() if roles and reading else []
+    lifted = tracker.lifted() if roles and differing else []
     last = tracker.last_commit
     if last is not None:
         before = previous.last if previous else None
         last = before if before is not None and before[1] == last[1] else (
             frozenset(last[0].final), last[1])
-    # A dict display, not keywords: see _make.
-    return _make({
-        "state": state, "phase": phase, "player": tracker.player,
-        "reading": reading, "decided": tuple(
-            (c, p) for c, p in memo.changed if tracker.observe(p) == tracker.current[c]
-        ) if memo.changed else (),
-        "touched": frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1)
-        if tracker.history else _NOTHING,
-        "after_visible": tracker.after_visible and len(stack) > tracker.turn_start,
-        "lifted": tuple(lifted),
-        "targets": tuple(tracker.targets(lifted).items()) if roles and reading else (),
+    # A dict display, not keywords: see _make. The fields of _LATER are left out.
+    view = _make({
+        "state": state, "phase": phase, "differing": differing, "lifted": tuple(lifted),
+        "targets": tuple(tracker.targets(lifted).items()) if roles and differing else (),
         "danger": tuple(tracker.danger()) if roles else (),
         "restore": tuple(tracker.restore_cells().items()) if tracker.restoring else (),
         "error": None if error is None else tuple(error.cells.items()),
         "attackers": () if error is None else tuple(error.attackers), "question": question,
-        "stray": _stray(tracker, reading) if reading else (),
         "hint_until": tracker.hint_until,
-        "waiting": tuple(c.text for c in tracker.pending) if held else (),
         "holding": _holding(tracker, _order(tracker.cells)) if held else (),
         "last": last, "hint_cells": tuple(state.hint_cells()) if hint else (),
-        "rolled": tracker.rolled, "roll_cells": roll_cells, "buttons": memo.buttons,
-        "turn_bounds": memo.bounds, "_turns": memo.turns, "_memo": memo})
+        "rolled": tracker.rolled, "roll_cells": roll_cells,
+        "buttons": previous.buttons if previous else tuple(tracker.buttons()),  # (fixed)
+        "_prev": known, "_tracker": tracker})
+    if at is not None:
+        view.__dict__["_at"] = at
+    return view if lazy else view.complete()
 
 
 _NOTHING: frozenset[str] = frozenset()
 
 
-def _reading(tracker: Tracker, differing: set[str]) -> tuple[tuple[str, Pieces, Pieces, bool], ...]:
+def _reading(tracker: Tracker, differing: frozenset[str]
+             ) -> tuple[tuple[str, Pieces, Pieces, bool], ...]:
     """The cells that differ from the turn's start, in board order: on the board, in hand,
     sensed."""
     order = _order(tracker.cells)
@@ -261,43 +283,65 @@ def _make(fields: dict[str, object]) -> TurnView:
     return view
 
 
-class Memo(NamedTuple):
-    """What a view shares with the next one while it still holds: the turn's start (each
-    cell's pieces), the decisions taken this turn and the cells they changed, the
-    committed turns, and the board's buttons."""
+class At(NamedTuple):
+    """What a view keeps of the tracker as it was (the tracker goes on changing): the
+    turn's start (each cell's pieces; the tracker makes a new dict for each turn), the
+    game's decisions (a copy), where the turn began and where each earlier turn did, the
+    decisions taken this turn and the cells they changed (cell, pieces now)."""
 
     before: dict
+    stack: list
+    start_at: int
+    marks: tuple[int, ...]
     taken: tuple
     changed: tuple[tuple[str, Pieces], ...]
-    turns: tuple
-    bounds: tuple[int, ...]
-    buttons: tuple[str, ...]
 
 
-def _memo(tracker: Tracker, previous: Memo | None, stack: list) -> Memo:
-    """The previous view's :class:`Memo` while it still holds, else one built at once,
-    taking from it what has not changed (``stack``: the game's decisions)."""
-    before, start_at, marks = tracker.before_pieces, tracker.turn_start, tracker.turn_marks
+def _at_now(tracker: Tracker, previous: At | None, stack: list) -> At:
+    """The :class:`At` of ``tracker`` (``stack``: a copy of the game's decisions), the
+    changed cells kept from the view before while the same decisions of the same turn
+    stand: only they need the position's pieces."""
+    before, start_at = tracker.before_pieces, tracker.turn_start
     taken = tuple(stack[start_at:])
-    fresh = previous is None or previous.before is not before
-    same_turns = (not fresh and previous.bounds[-1:] == (start_at,)
-                  and len(previous.bounds) == len(marks) + 1)
-    if same_turns and taken == previous.taken:
-        return previous
-    buttons = tuple(tracker.buttons()) if previous is None else previous.buttons  # (fixed)
-    if not fresh and taken == previous.taken:
+    if not taken:
+        changed: tuple = ()
+    elif previous is not None and previous.before is before and previous.taken == taken:
         changed = previous.changed
-    elif taken:
+    else:
         now = tracker.state.physical()
         changed = tuple(sorted([(c, p) for c, p in now.items() if p != before[c]]
                                + [(c, ()) for c, p in before.items() if p and c not in now]))
-    else:
-        changed = ()
-    if same_turns:
-        turns, bounds = previous.turns, previous.bounds
-    else:
-        turns, bounds = tuple(stack[:start_at]), (*marks, start_at)
-    return Memo(before, taken, changed, turns, bounds, buttons)
+    return At(before, stack, start_at, tuple(tracker.turn_marks), taken, changed)
+
+
+def _decided(view: TurnView) -> tuple[tuple[str, Pieces], ...]:
+    """The cells the turn's decisions changed that the sensors agree with."""
+    tracker, changed = view._tracker, view._at.changed
+    return tuple((c, p) for c, p in changed
+                 if tracker.observe(p) == tracker.current[c]) if changed else ()
+
+
+def _touched(view: TurnView) -> frozenset[str]:
+    tracker = view._tracker
+    return frozenset(c for c in tracker.history if len(tracker.seen[c]) > 1) \
+        if tracker.history else _NOTHING
+
+
+#: The fields the LEDs never read: a view made with ``lazy`` works each out when first
+#: read (see :attr:`TurnView.lazy`), from the tracker or the view's own values.
+_LATER: dict[str, Callable[[TurnView], object]] = {
+    "player": lambda view: view._tracker.player,
+    "reading": lambda view: _reading(view._tracker, view.differing) if view.differing else (),
+    "decided": _decided,
+    "touched": _touched,
+    "after_visible": lambda view: view._tracker.after_visible and bool(view._at.taken),
+    "stray": lambda view: _stray(view._tracker, view.reading) if view.reading else (),
+    "waiting": lambda view: tuple(c.text for c in view._tracker.pending) if view.held
+    else (),
+    "_at": lambda view: _at_now(view._tracker, view._prev, view._tracker.state.move_stack),
+    "turn_bounds": lambda view: (*view._at.marks, view._at.start_at),
+    "_turns": lambda view: tuple(view._at.stack[:view._at.start_at]),
+}
 
 
 def _stray(tracker: Tracker, reading: tuple) -> tuple[tuple[str, str], ...]:

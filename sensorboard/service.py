@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import rules
 from boards import answers, hints
+from boards import view as turn_view
 from boards.dice import DICE, ElectronicDice
 from boards.events import Event
 from boards.layout import Layout
@@ -177,8 +178,16 @@ class BoardService:
     def view(self) -> TurnView:
         """The turn's read model as it stands (:class:`boards.view.TurnView`): what the
         LEDs, the page and the terminal show."""
-        if self._view_stale or self._view is None:
+        if self._view_stale or self._view is None or self._view.lazy:
             self._view = self.tracker.view(self._view)
+            self._view_stale = False
+        return self._view
+
+    def _view_now(self) -> TurnView:
+        """The view for the LEDs, made at most once per change of the tracker: only what
+        they read (:attr:`view` hands out a whole one)."""
+        if self._view_stale or self._view is None:
+            self._view = turn_view.view_of(self.tracker, self._view, lazy=True)
             self._view_stale = False
         return self._view
 
@@ -318,7 +327,7 @@ class BoardService:
         self.record(item if player is None else {**item, "player": player})
         if button == "clock" and self.game_clock.ready() and not self.adjudicated:
             return self.game_clock.start(now)
-        question = self.view.question
+        question = self._view_now().question
         if question is not None and not question.placed and button == "hint":
             self._view = self.tracker.view(self._view, option_cells=True)  # first needed now
             question = self._view.question
@@ -340,10 +349,10 @@ class BoardService:
         """``hint`` with no question open: the game's own marked cells first (Teblo's
         cutting squares), the engine's suggested turn at the next press (at the first,
         where the game marks none)."""
-        before = self.view
+        before = self._view_now()
         cut_shown = bool(before.hint_cells) and now < before.hint_until
         out = self.emit(self.tracker.press("hint", now))
-        if before.phase is Phase.IDLE and (cut_shown or not self.view.hint_cells) \
+        if before.phase is Phase.IDLE and (cut_shown or not self._view_now().hint_cells) \
                 and self.suggester.ask(self.tracker.state):
             self.revision += 1
         return out
@@ -550,8 +559,8 @@ class BoardService:
             listener(item)
 
     def _show(self, now: float) -> None:
-        view = self.view
-        self._dirty = False
+        view = self._view_now()
+        self._replan = False  # (the view is fresh: see _dirty)
         frame = hints.plan(view, now)
         self._frame_due = hints.next_change(view, now)
         tip = self.suggester.hint if self.suggester is not None else None

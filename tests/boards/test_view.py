@@ -93,3 +93,36 @@ def test_a_complete_turn_that_may_go_on_is_held_and_says_what_ends_it():
                                 "complete, but it may still go on.")
     tracker.press("clock", 3.0, "clear")
     assert tracker.view().phase is Phase.IDLE and tracker.view().moves[-1] == "e4xe5"
+
+
+def test_a_view_for_the_leds_reads_as_the_whole_view_until_the_tracker_changes():
+    from boards.view import view_of
+
+    tracker = Tracker(rules.new_game("tessella"))
+    changes = [("e4", False), ("e5", False), ("e5", True), ("d5", False)]
+    for t, (cell, shows) in enumerate(changes):
+        tracker.change(cell, shows, float(t))
+        lazy = view_of(tracker, lazy=True)
+        assert lazy.lazy and not tracker.view().lazy
+        assert lazy == tracker.view() and lazy.reading == tracker.view().reading
+        assert lazy.moves == tracker.view().moves and lazy.touched == tracker.view().touched
+
+
+def test_the_service_hands_out_only_whole_views():
+    from hardware.clock import VirtualClock
+    from sensorboard.board import BoardOptions, open_board
+
+    clock = VirtualClock()
+    service = open_board(BoardOptions("tessella", clock=clock, engine_hints=False)).service
+    service.sim_lift("e4")
+    for _ in range(5):
+        clock.advance(0.01)
+        service.step()
+    assert service.frame["e4"] == "lifted"
+    view = service.view
+    assert not view.lazy and view.reading[0][0] == "e4" and view.touched == {"e4"}
+    service.sim_place("e5")
+    for _ in range(5):
+        clock.advance(0.01)
+        service.step()
+    assert view.reading[0][0] == "e4" and service.view.moves == ("e4-e5",)
