@@ -60,7 +60,10 @@ class ClockRunner:
 
     def start(self, t: float) -> list[dict]:
         """The first press or board change of the game starts the clock."""
-        return self._set(clocks.start(self.timing, t), t, "start") if self.ready() else []
+        timing = self.timing
+        if timing is None or timing.phase is not clocks.Phase.READY:
+            return []
+        return self._set(clocks.start(timing, t), t, "start")
 
     def stop(self, t: float) -> list[dict]:
         """The game has ended (a result on the board, an arbiter's): the clocks stop."""

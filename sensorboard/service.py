@@ -539,8 +539,8 @@ class BoardService:
             item = tracker_json(event)
             self.record(item)
             out.append(item)
-            out += self.game_clock.after(event, self.adjudicated)
-            if item["type"] in ("move", "takeback"):
+            if item["type"] in ("move", "takeback"):  # (the game clock's business, no other)
+                out += self.game_clock.after(event, self.adjudicated)
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
                 committed = committed or item["type"] == "move"
