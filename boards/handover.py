@@ -308,7 +308,10 @@ class Handover:
                 # touched may have been the one taken); once they are answered, what
                 # the cells showed since it was done is the next turn's.
                 self.carry_from = self.pending_since
-            return self._commit(fits[0], t) if len(fits) == 1 else self._ask(fits, t)
+            if len(fits) == 1:
+                return self._commit(fits[0], t)
+            # (a longer turn still under way, a bump with the enemy lifted, is ``none``)
+            return self._ask(fits, t, declinable=any(c not in fits for c in alive))
         if not alive and not self.lifting and len(waiting) == 1 and \
                 len(waiting[0].ways) == 1 and self._later_turns_made(waiting[0]):
             # The board fits no turn begun from the waiting one as it shows now, but
