@@ -43,12 +43,19 @@ def _committed_or_held(snap: dict, played: int) -> bool:
     return len(snap["moves"]) > played or held
 
 
+def _offered(page, who: str) -> None:
+    """Wait until the page has filled its opponents in (fetched after load: slow under load)."""
+    option = page.locator(f'#against-who option[value="{who}"]')
+    expect(option).to_have_count(1, timeout=20000)
+
+
 def test_a_whole_game_against_the_engine(make_server, page, artifacts):
     server = make_server(GAME)
     page.goto(server.url)
     expect(page.locator("#connection")).to_have_text("live")
     legend = page.locator('#legend li[data-role="opponent-from"]')
     expect(legend).to_have_count(0)  # no opponent yet: its roles are not in the legend
+    _offered(page, f"engine:{LEVEL}")
     page.select_option("#against-who", f"engine:{LEVEL}")
     page.select_option("#against-side", ENGINE_SIDE)
     page.get_by_role("button", name="Play").click()
@@ -95,6 +102,7 @@ def test_a_person_on_the_page_plays_a_side_by_clicking(make_server, page):
     server = make_server(GAME)
     page.goto(server.url)
     expect(page.locator("#connection")).to_have_text("live")
+    _offered(page, "page")
     page.select_option("#against-who", "page")
     page.select_option("#against-side", "dark")
     page.get_by_role("button", name="Play").click()
