@@ -60,10 +60,9 @@ class ClockRunner:
 
     def start(self, t: float) -> list[dict]:
         """The first press or board change of the game starts the clock."""
-        timing = self.timing
-        if timing is None or timing.phase is not clocks.Phase.READY:
+        if not self.ready():
             return []
-        return self._set(clocks.start(timing, t), t, "start")
+        return self._set(clocks.start(self.timing, t), t, "start")
 
     def stop(self, t: float) -> list[dict]:
         """The game has ended (a result on the board, an arbiter's): the clocks stop."""
