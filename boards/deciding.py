@@ -215,6 +215,9 @@ class Deciding:
             self.state.pop()
         self._prompt, self.deciding, self.no_turn, self.held_rolls = None, None, False, []
         self.pending, self.carry_from = [], None
+        # Nothing is asked any more: what the cells show from now on may be the next
+        # turn's, to carry into it once this one is done (:meth:`_carried`).
+        self.questioned = None
         self.declined = {c.text for c in self.asked}
         self._forget_done(self.declined)
         # What was lifted and put back was touched: where the turns asked were like a
