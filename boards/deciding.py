@@ -13,6 +13,7 @@ from . import decisions, evidence
 from .constants import NONE, quote
 from .decisions import Turn
 from .events import Committed, Event, Prompt, Rejected, Rolled, TakenBack
+from .listing import Listing
 from .turns import Candidate
 
 if TYPE_CHECKING:
@@ -78,11 +79,16 @@ class Deciding:
                 if later:
                     self.history[cell] = [(0, self.before[cell]), *later]
                     self.seen[cell].update(v for _, v in later)
+        self._carry(carried)
+        self.last_change = t
+        return [*events, *self._evaluate(t)] if self.differing or carried else events
+
+    def _carry(self, carried: dict[str, list[tuple[int, Hashable]]]) -> None:
+        """The turn just begun takes what ``carried`` cells showed as its own."""
+        self.carried = carried
         for cell, hist in carried.items():
             self.history[cell] = hist
             self.seen[cell] |= {value for _, value in hist}
-        self.last_change = t
-        return [*events, *self._evaluate(t)] if self.differing or carried else events
 
     def _carried(self, turn: Turn) -> dict[str, list[tuple[int, Hashable]]]:
         """What cells showed after ``turn`` was done, before anything was asked: the next
@@ -225,6 +231,10 @@ class Deciding:
         # Not where a turn the board shows done replaced the piece and moved another (a
         # step bumping it, the piece lifted again meanwhile): that turn was made.
         touched = {c for a in self.asked if self._like_a_touch(a) for c in a.final}
+        if touched and self.asked_at == self.turn_start:
+            touch = set() if touched & self.carried.keys() else self._touch_then_more(touched)
+            if touch is not None:
+                return self._read_again(touched, touch, t)
         ev = self.evidence
         bumped = {cell for c in self.alive() if not c.silent and c.text not in self.declined
                   and not self._like_a_touch(c) and evidence.complete(ev, c)
@@ -235,6 +245,40 @@ class Deciding:
                 self.seen[cell] = {self.current[cell]}
         self.last_change = t
         return self._evaluate(t)
+
+    def _touch_then_more(self, touched: set[str]) -> set[int] | None:
+        """The batches of this turn's changes that were a plain touch of ``touched`` cells
+        before the question was put (lifted and put back, nothing else changed meanwhile:
+        not a piece carried to another cell and back), where other cells changed after the
+        question; else None."""
+        asked, batches = self.asked_batch, self.batches
+        hits = [k for k, (n, _, changes, _) in enumerate(batches)
+                if n <= asked and any(c in touched for c, _ in changes)]
+        if not hits or any(c not in touched for k in range(hits[0], hits[-1] + 1)
+                           for c, _ in batches[k][2]):
+            return None
+        if not any(c not in touched for n, _, changes, _ in batches if n > asked
+                   for c, _ in changes):
+            return None
+        return {batches[k][0] for k in hits}
+
+    def _read_again(self, touched: set[str], touch: set[int], t: float) -> list[Event]:
+        """What ``touched`` cells showed until the question was put was a touch (carried
+        into this turn from the last, :meth:`_carried`, or this turn's batches ``touch``):
+        the turn begins again without it, and its other changes are read again in order (a
+        step into the Center Zone, which shows only a lift, then the next turn under way)."""
+        carried = self.carried
+        board = dict(self.current)
+        for _, _, _, prev in reversed(self.batches):
+            board.update(prev)
+        since = [(changes, when) for n, when, changes, _ in self.batches if n not in touch]
+        listing = Listing(self._unfiltered[1], self.before_pieces, self.before) \
+            if self._unfiltered is not None else None
+        self.current = board
+        self._start_turn(listing)
+        self._carry({c: h for c, h in carried.items() if c not in touched})
+        self.last_change = t
+        return self._replay(since, t) if since else self._evaluate(t)
 
     def _while_deciding(self, t: float) -> list[Event]:
         """A change while a decision of the turn is asked. A piece touched (lifted, put

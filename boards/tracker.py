@@ -168,6 +168,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
         # The next turn began after this batch of changes, if this one ends as asked.
         self.carry_from: int | None = None
+        self.carried: dict[str, list[tuple[int, Hashable]]] = {}  # from the last turn
 
     def _entered(self, was: Phase, events: list[Event]) -> list[Event]:
         """After an input: the tracker enters the phase its state shows (:mod:`boards.phases`)."""

@@ -31,3 +31,38 @@ def test_a_bump_entry_after_a_question_answered_none_is_asked_its_size():
     assert committed(tr.choose("4", 9.0)) == ["roll 3 4"]
     assert tr.prompt is None and tr.turns() == ["b5-c5", "d5-a1", "roll 3 4"]
 
+
+def test_none_to_an_entry_like_the_movers_touch_keeps_the_step_into_the_center_zone():
+    """Blue lifted its 3 from a1 to stack it on its own d5 (only the lift shows) and,
+    still holding it, touched its own 3 on d2 (red's tile for a 2). Red stepped d3 into
+    the Center Zone (no drop sensor: only the lift shows), and blue stepped d2-d3. Asked
+    whether red had entered on d2 bumping blue's 3, red answered ``none``: the touch was
+    forgotten with everything after it, red's d3-cz was lost and red's next turn was
+    committed in its place (seed 40300007 on telec-nodrop)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=b3,d2=b3,d3=r4,a5=r43,c5=b4,d5=b5 blue:11224566:0 red:112235566:0 "
+                 "blue turn"), blind=frozenset({"cz"}))
+    events = feed(tr, [("a1", False), ("d2", False), ("d2", True), ("d3", False),
+                       ("d2", False), ("d3", True)])
+    assert committed(events) == ["a1-d5"]
+    assert tr.prompt.options == ["5", "6", "none"]  # red's entry bumping d2: a touch too
+    assert committed(tr.choose("none", 9.0)) == ["d3-cz", "d2-d3"]
+    assert tr.prompt is None and tr.turns() == ["a1-d5", "d3-cz", "d2-d3"]
+
+
+def test_none_to_an_entry_like_the_movers_touch_keeps_the_turns_made_since():
+    """Blue lifted its 2 from b5 (onto its own a5 or c5: only the lift shows) and, still
+    holding it, touched its own 5 on a5 (red's tile for a 5); red stacked b1 onto its own
+    a1 (only the lift), and blue lifted its stack off c5. Asked which step blue had made,
+    then whether red had entered on a5 bumping blue's 5, red answered ``none``: red's
+    b1-a1 was forgotten with the touch, and the board showed errors to the end (seed
+    50000071)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=r3,b1=r2,a5=b5,b5=b2,c5=b6 blue:112334456:0 red:1123445566:0 blue turn"))
+    feed(tr, [("b5", False), ("a5", False), ("a5", True), ("b1", False), ("c5", False)])
+    assert tr.prompt.options == ["b5-a5", "b5-c5"]
+    assert committed(tr.choose("b5-c5", 9.0)) == ["b5-c5"]
+    assert tr.prompt.options == ["6", "none"]  # red's entry bumping a5: a touch too
+    assert tr.choose("none", 10.0) == [] and tr.prompt is None and tr.error is None
+    assert committed(tr.change("c4", True, 11.0)) == ["b1-a1", "c5-c4"]
+    assert tr.prompt is None and tr.turns() == ["b5-c5", "b1-a1", "c5-c4"]
