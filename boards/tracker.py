@@ -129,6 +129,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
+        self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
         self._clear_turn()
 
@@ -183,9 +184,16 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     @property
     def evidence(self) -> Evidence:
-        """What the sensors have shown this turn, as a value (:mod:`boards.evidence`)."""
-        return Evidence(self.observe, self.before_pieces, self.before, self.current, self.seen,
-                        self.history, self.differing, self.batch_cells)
+        """What the sensors have shown this turn, as a value (:mod:`boards.evidence`). It
+        holds the tracker's own dicts, which each change updates in place, so it is made
+        again only where one of them is replaced: at a turn's start, at each change (the
+        cells it changed), and where the board is replaced (a copy, a board held)."""
+        ev = self._evidence
+        if ev is None or ev.current is not self.current:
+            ev = self._evidence = Evidence(
+                self.observe, self.before_pieces, self.before, self.current, self.seen,
+                self.history, self.differing, self.batch_cells)
+        return ev
 
     def alive(self) -> list[Candidate]:
         ev, cands = self.evidence, self.candidates
@@ -236,6 +244,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
         self.lifting = all(evidence.taken(ev, cell, value) for cell, value in changes)
         self.batch_cells = [cell for cell, _ in changes]
+        self._evidence = None
         self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
         self.batches.append((self.batch, t, *self._batch))
         if self.held_board is not None:

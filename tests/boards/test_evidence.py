@@ -86,3 +86,38 @@ def test_a_piece_put_back_where_the_waiting_turn_changes_nothing():
     ev = sensed({"a": False}, {"b": True}, {"c": False}, {"c": True})
     assert evidence.put_back(ev, [STEP])
     assert not evidence.put_back(ev, [CAPTURE])
+
+
+def test_the_trackers_evidence_is_never_stale(monkeypatch):
+    """The tracker makes its evidence once per change of the board and hands it out until
+    the next: after every input (of the tracker, and of each reading it follows while a
+    question is open) it holds what the tracker holds now. Streams with random handling
+    habits on boards that ask questions and hold turns (Teblo on reed switches, Telec)."""
+    import random
+
+    from boards.tracker import Tracker
+
+    from .truth import Mix, run_stream
+
+    fields = ("before_pieces", "before", "current", "seen", "history", "differing",
+              "batch_cells")
+    checked = []
+
+    def checking(name):
+        original = getattr(Tracker, name)
+
+        def wrapped(self, *args, **kwargs):
+            out = original(self, *args, **kwargs)
+            ev = self.evidence
+            stale = [f for f in fields if getattr(ev, f) is not getattr(self, f)]
+            assert not stale, f"after {name}{args}: the evidence's {stale} are not the tracker's"
+            checked.append(name)
+            return out
+        monkeypatch.setattr(Tracker, name, wrapped)
+
+    for name in ("changes", "press", "choose", "tick", "flush", "put_right"):
+        checking(name)
+    for game, layout, seed in (("teblo", "teblo", 10_003), ("telec", "telec", 10_001),
+                               ("tulaga", "tulaga", 10_002)):
+        run_stream(game, layout, seed, plies=10, mix=Mix.random(random.Random(seed)))
+    assert {"changes", "press", "choose", "tick"} <= set(checked)
