@@ -368,7 +368,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             if still:
                 self.still_from = None  # (once: until the next change or press)
             return self._entered(was, self._tick(now) + self._settle(now, still=still))
-        return self._entered(was, self._tick(now))
+        events = self._tick(now)
+        # (a tick that says nothing changed nothing: the phase stays, at every idle scan)
+        return self._entered(was, events) if events else events
 
     def _tick(self, now: float) -> list[Event]:
         due = self._own_timer()

@@ -88,3 +88,27 @@ def test_a_takeback_puts_the_board_right_then_play_goes_on(taken):
 def _pytest_filters() -> list[str]:
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     return tomllib.loads(pyproject.read_text())["tool"]["pytest"]["ini_options"]["filterwarnings"]
+
+
+def test_the_phase_kept_is_the_one_the_state_shows_after_every_input(monkeypatch):
+    """The tracker works its phase out after an input that may change it (not at a tick
+    that says nothing): after every input, of the tracker and of each reading it follows,
+    the phase it keeps is the one its state shows."""
+    checked = []
+
+    def checking(name):
+        original = getattr(Tracker, name)
+
+        def wrapped(self, *args, **kwargs):
+            out = original(self, *args, **kwargs)
+            assert self.phase is phases.of(self), f"after {name}{args}"
+            checked.append(name)
+            return out
+        monkeypatch.setattr(Tracker, name, wrapped)
+
+    for name in ("changes", "press", "choose", "tick", "flush", "put_right"):
+        checking(name)
+    for game, layout in boards():
+        mix = Mix.random(random.Random(5))
+        run_stream(game, layout, 5, plies=8, mix=mix)
+    assert {"changes", "press", "tick", "flush"} <= set(checked)
