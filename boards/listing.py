@@ -12,7 +12,7 @@ import rules
 
 from . import decisions
 from .decisions import Turn
-from .turns import Candidate, effect, sight, unseen
+from .turns import Candidate, Observe, effect, sight, unseen
 
 
 class Listing(NamedTuple):
@@ -22,6 +22,7 @@ class Listing(NamedTuple):
     candidates: list[Candidate]
     pieces: dict[str, tuple[str, ...]]
     shows: dict[str, Hashable]
+    by_cell: dict[str, list[Candidate]]  # the candidates that let each cell differ
 
 
 class Listings:
@@ -46,8 +47,9 @@ class Listings:
         self._ways_listed: list[Turn] | None = None
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         # The candidates, and for each cell those of them that let it differ from the
-        # turn's start (:meth:`_allowing`).
-        self._by_cell: tuple[list | None, dict[str, list[Candidate]]] = (None, {})
+        # turn's start (:meth:`_allowing`; indexed when listed ahead of time).
+        self._by_cell: tuple[list | None, dict[str, list[Candidate]]] = \
+            (None, {}) if listing is None else (listing.candidates, listing.by_cell)
 
     @property
     def candidates(self) -> list[Candidate]:
@@ -95,11 +97,7 @@ class Listings:
         (of those cells, the one the fewest of them may change): a candidate that may not
         is never consistent. The index is built once for a list of candidates."""
         if self._by_cell[0] is not cands:
-            index: dict[str, list[Candidate]] = {}
-            for cand in cands:
-                for cell in cand.allowed:
-                    index.setdefault(cell, []).append(cand)
-            self._by_cell = (cands, index)
+            self._by_cell = (cands, _by_cell(cands))
         index, fewest = self._by_cell[1], None
         for cell in self.differing:  # (a loop: min's key and default cost more than this)
             allowing = index.get(cell, ())
@@ -111,17 +109,21 @@ class Listings:
         """List the turns of ``state``, a position this turn may lead to."""
         nxt = self._tracker_from(state, self.current)
         self._listed[tuple(state.move_stack[self.turn_start:])] = Listing(
-            nxt.candidates, nxt.before_pieces, nxt.before)
+            nxt.candidates, nxt.before_pieces, nxt.before, _by_cell(nxt.candidates))
 
     def _unlisted(self) -> list[Candidate]:
         """The turns waiting or unseen whose next position's turns are not listed yet
         (none while the decisions of a turn being made are asked)."""
         if len(self.state.move_stack) != self._listed_at:
             return []
-        if self._silent[0] is not self._candidates:
-            self._silent = (self._candidates, [c for c in self._candidates or () if c.silent])
-        turns = [*self.pending, *self._silent[1]]
+        turns = [*self.pending, *self._silent_of(self._candidates)]
         return [c for c in turns if self._way(c) not in self._listed_after] if turns else []
+
+    def _silent_of(self, cands: list[Candidate] | None) -> list[Candidate]:
+        """Those of ``cands`` the sensors cannot see (kept for one list of candidates)."""
+        if self._silent[0] is not cands:
+            self._silent = (cands, [c for c in cands or () if c.silent])
+        return self._silent[1]
 
     def _unlisted_ways(self) -> list[Turn]:
         """While a decision of the turn is asked: the ways left whose end is not listed
@@ -210,3 +212,24 @@ class Listings:
         """Of the decisions offered next, the expected one (all where none is)."""
         rest = self._expected_rest()
         return moves if not rest else [m for m in moves if m == rest[0]]
+
+
+def _by_cell(cands: list[Candidate]) -> dict[str, list[Candidate]]:
+    """For each cell, those of ``cands`` that let it differ from the turn's start."""
+    index: dict[str, list[Candidate]] = {}
+    for cand in cands:
+        for cell in cand.allowed:
+            index.setdefault(cell, []).append(cand)
+    return index
+
+
+def start_of(state: rules.GameState, cells: tuple[str, ...], observe: Observe
+             ) -> tuple[dict[str, tuple[str, ...]], dict[str, Hashable]]:
+    """Each cell's pieces in ``state`` and what its sensor shows, in board order (the
+    sensors asked only about occupied cells: the empty ones all show the same)."""
+    phys = state.physical()
+    pieces: dict[str, tuple[str, ...]] = dict.fromkeys(cells, ())
+    pieces.update(phys)
+    shows = dict.fromkeys(cells, observe(()))
+    shows.update({c: observe(p) for c, p in phys.items()})
+    return pieces, shows

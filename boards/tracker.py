@@ -45,7 +45,7 @@ from .decisions import Turn
 from .events import Committed, Error, Event, Prompt, Rejected, Rolled, Settled, TakenBack
 from .evidence import Evidence, Seen
 from .handover import Handover
-from .listing import Listing, Listings
+from .listing import Listing, Listings, start_of
 from .phases import Phase
 from .readings import Readings
 from .shown import Shown
@@ -116,13 +116,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         """Begin the turn of the position as it stands (``listing``: its turns and start,
         listed ahead of time)."""
         if listing is None:
-            phys = self.state.physical()
-            self.before_pieces = {c: phys.get(c, ()) for c in self.cells}
-            self.before = {c: self.observe(p) for c, p in self.before_pieces.items()}
+            self.before_pieces, self.before = start_of(self.state, self.cells, self.observe)
         else:
             self.before_pieces, self.before = listing.pieces, listing.shows
         before, current = self.before, self.current
-        self.differing = {c for c in self.cells if current[c] != before[c]}
+        self.differing = {c for c, _ in current.items() - before.items()}
         self.seen = Seen(before, {c: {before[c], current[c]} for c in self.differing})
         # What each cell showed this turn, in order: (batch number, observation); batches
         # are the scans' changes, numbered from 1 (0: already so when the turn began).
@@ -506,7 +504,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         else they wait (:attr:`pending`)."""
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
-            silent = [c for c in self.candidates if c.silent and not c.ways
+            silent = [c for c in self._silent_of(self.candidates) if not c.ways
                       and c.text not in self.declined and self._next_turn_fits(c)]
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.
