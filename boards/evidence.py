@@ -108,9 +108,16 @@ def excess(ev: Evidence, cand: Candidate) -> tuple[int, list[str]]:
     included) than have left its cells or come from the stock, and the cells where
     they arrived."""
     current, before = ev.current, ev.before
-    arrived = [cell for cell, shows in [*cand.takes.items(), *cand.passing.items()]
-               if current[cell] in shows and current[cell] != before[cell]]
-    arrived += [cell for cell in cand.waypoints if current[cell] != before[cell]]
+    takes, passing, waypoints = cand.takes, cand.passing, cand.waypoints
+    arrived = []
+    for cell in ev.differing:  # (a piece arrives only where the cell differs)
+        shows = current[cell]
+        if shows in takes.get(cell, ()):
+            arrived.append(cell)
+        if passing and shows in passing.get(cell, ()):
+            arrived.append(cell)
+        if cell in waypoints:
+            arrived.append(cell)
     if len(arrived) <= cand.stock:
         return len(arrived) - cand.stock, arrived
     departed = sum(1 for cell, visible in cand.gives

@@ -308,9 +308,9 @@ def _at_now(tracker: Tracker, previous: At | None, stack: list) -> At:
     elif previous is not None and previous.before is before and previous.taken == taken:
         changed = previous.changed
     else:
-        now = tracker.state.physical()
-        changed = tuple(sorted([(c, p) for c, p in now.items() if p != before[c]]
-                               + [(c, ()) for c, p in before.items() if p and c not in now]))
+        now = dict.fromkeys(before, ())  # (every cell: the turn's start names them all)
+        now.update(tracker.state.physical())
+        changed = tuple(sorted(now.items() - before.items()))
     return At(before, stack, start_at, tuple(tracker.turn_marks), taken, changed)
 
 
