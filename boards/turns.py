@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 import rules
 
@@ -15,7 +16,7 @@ from . import decisions
 Observe = Callable[[tuple[str, ...]], Hashable]
 
 
-@dataclass
+@dataclass(eq=False)
 class Candidate:
     """One legal turn and what it does to each cell it changes."""
 
@@ -46,6 +47,16 @@ class Candidate:
     # sensor): nothing there can be seen, but the LEDs may still show the way.
     unseen: tuple[str, ...] = ()
     detour: bool = False  # it gets there only by turning partway (a Dodger's second leg)
+
+    def __eq__(self, other: object) -> bool:
+        # Every field equal, as a dataclass compares; the text first: lists of candidates
+        # are searched at every event, and two different turns differ in their text.
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or self.text == other.text and _fields(self) == _fields(other)
+
+
+_fields = attrgetter(*(f.name for f in fields(Candidate)))
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
