@@ -1,20 +1,20 @@
 """Instructions of the scans that carry a change, counted by callgrind (a busy machine does
 not disturb the count): seeded games played by sensorboard.latency's hand on a layout's
-simulated board, each scan with a debounced change pending run inside ``eval``, so that
-callgrind, collecting only inside ``eval``, counts those scans and nothing else (not
-``exec``: every import runs inside it).
+simulated board, each scan with a debounced change pending run inside
+``sys.call_tracing``, so that callgrind, collecting only inside it, counts those scans and
+nothing else (not ``eval``: every named tuple class made at import runs its ``__new__``'s
+source through it, and those were counted too before 2026-11-25; nor ``exec``: every
+import runs inside it).
 
 Run by hand (prints the turns committed of those played; callgrind prints the count):
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --collect-atstart=no \\
-        --toggle-collect=builtin_eval --callgrind-out-file=/dev/null \\
+        --toggle-collect=sys_call_tracing --callgrind-out-file=/dev/null \\
         .venv/bin/python bench/change_scans.py --games 3 --layout telec
 
 With ``--lines N`` it makes instead N journal lines of a move, a prompt and a roll from
-tracker events, all inside ``eval`` (what one journal line costs: the difference from
-``--lines 1``, divided by 3N).
-Run it twice and take the second count: a fresh tree's first run also counts the
-compiling of modules first imported inside a scan.
+tracker events, all inside ``sys.call_tracing`` (what one journal line costs: the
+difference from ``--lines 1``, divided by 3N).
 """
 
 from __future__ import annotations
@@ -34,18 +34,15 @@ from boards.layout import load_layout, shipped_layouts  # noqa: E402
 from hardware.clock import VirtualClock  # noqa: E402
 from sensorboard import latency  # noqa: E402
 
-SCAN = compile("step()", "<scan>", "eval")
-LINES = compile("[write(e) for _ in range(n) for e in made]", "<lines>", "eval")
-
 
 def counted(service) -> None:
-    """Run each of ``service``'s scans with a change pending inside ``eval``."""
+    """Run each of ``service``'s scans with a change pending inside ``sys.call_tracing``."""
     step = service.step
 
     def scan() -> list[dict]:
         if not service.debouncer.pending():
             return step()
-        return eval(SCAN, {"step": step})
+        return sys.call_tracing(step, ())
 
     service.step = scan
 
@@ -72,7 +69,7 @@ def journal_lines(n: int) -> None:
         from sensorboard.service import event_json as write
     made = [Committed(1.23456, 3, "red", "roll 4 e4"), Prompt(3.0, ["1", "2", "none"]),
             Rolled(5.0, "blue", "4")]
-    eval(LINES, {"n": n, "made": made, "write": write})
+    sys.call_tracing(lambda: [write(e) for _ in range(n) for e in made], ())
 
 
 def main() -> None:
