@@ -22,7 +22,8 @@ class Listing(NamedTuple):
     candidates: list[Candidate]
     pieces: dict[str, tuple[str, ...]]
     shows: dict[str, Hashable]
-    by_cell: dict[str, list[Candidate]]  # the candidates that let each cell differ
+    # The candidates that let each cell differ (None: indexed when first needed).
+    by_cell: dict[str, list[Candidate]] | None = None
 
 
 class Listings:
@@ -48,8 +49,9 @@ class Listings:
         self._silent: tuple[list | None, list[Candidate]] = (None, [])  # candidates -> silent
         # The candidates, and for each cell those of them that let it differ from the
         # turn's start (:meth:`_allowing`; indexed when listed ahead of time).
-        self._by_cell: tuple[list | None, dict[str, list[Candidate]]] = \
-            (None, {}) if listing is None else (listing.candidates, listing.by_cell)
+        self._by_cell: tuple[list | None, dict[str, list[Candidate]]] = (None, {}) \
+            if listing is None or listing.by_cell is None else (listing.candidates,
+                                                               listing.by_cell)
 
     @property
     def candidates(self) -> list[Candidate]:
