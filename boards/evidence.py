@@ -199,7 +199,15 @@ def cleared(ev: Evidence, complete: list[Candidate]) -> bool:
 def stages_shown(ev: Evidence, complete: list[Candidate]) -> set[str]:
     """The cells where the board has shown a stage of one of the ``complete`` turns (a
     piece put on the Center Zone's pad and taken away)."""
-    return {cell for c in complete for cell in c.passing if len(ev.seen[cell]) > 1}
+    return {cell for c in complete for cell in c.passing if len(ev.seen[cell]) > 1
+            and _passed_after(ev, c, cell)}
+
+
+def _passed_after(ev: Evidence, cand: Candidate, cell: str) -> bool:
+    """The pad showed a piece after one of ``cand``'s pieces left its cell."""
+    left = min((departure(ev, other) for other, visible in cand.gives
+                if visible and other != cell), default=0)
+    return any(n >= left and v != ev.before[cell] for n, v in ev.history.get(cell, ()))
 
 
 def may_arrive(ev: Evidence, cand: Candidate, replaced: set[str]) -> bool:
