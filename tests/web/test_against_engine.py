@@ -98,6 +98,20 @@ def _turns(state: rules.GameState) -> list[str]:
     return out
 
 
+def _late(route) -> None:
+    time.sleep(1.5)  # the page's first snapshot arrives while this script is held back
+    route.continue_()
+
+
+def test_the_menu_is_filled_in_when_its_script_loads_after_the_first_snapshot(
+        make_server, page):
+    server = make_server(GAME)
+    page.route("**/static/against.js", _late)
+    page.goto(server.url)
+    expect(page.locator("#connection")).to_have_text("live")
+    _offered(page, "page")
+
+
 def test_a_person_on_the_page_plays_a_side_by_clicking(make_server, page):
     server = make_server(GAME)
     page.goto(server.url)

@@ -128,3 +128,5 @@ $("against-who").addEventListener("change", () => {
 });
 $("thinking-toggle").addEventListener("change", () => drawAgainst(view));
 $("pick-again").addEventListener("click", () => { pickFrom = null; post("turn", { move: null }); });
+// A snapshot that arrived while this script was still loading was drawn without the menu.
+if (view) drawAgainst(view);
