@@ -1,6 +1,6 @@
 """Engine strength and speed per game: levels against each other, uniform random and OpenSpiel.
 
-Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,wrapper,openspiel]
+Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,wrapper,openspiel,guard]
     [--games N] [--skip N] [--levels 1,2,3] [--against below,random] [--only GAME,...]
     [--seconds S] [--cap DECISIONS]
 (prints markdown; no assertions)
@@ -19,11 +19,17 @@ Run by hand: .venv/bin/python bench/engine.py [--part speed,levels,wrapper,opens
   as a pyspiel Python game in bench/engine_openspiel.py), both given ``--seconds`` of
   process CPU time per decision, each stopping its search once it is spent (MCTSBot after
   the simulation under way); the CPU time each really used is in the table.
+- guard: for each game whose profile has a root guard (``engine/guard.py``), CPU time per
+  search at ``--levels`` with the guard and without, on fixed positions (the start, two
+  positions where the opponent threatens a win in its next turn, two from the middle of
+  seeded random games), three seeds each, and how many of the decisions returned leave
+  the opponent such a win.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import math
 import os
@@ -216,6 +222,57 @@ def openspiel(games_: list[str], games: int, seconds: float, cap: int, skip: int
               flush=True)
 
 
+#: Positions where the opponent threatens a win of two decisions, as decisions from the
+#: start: light's c2-d3 lets dark mate by h10-e7 then e7-b4 (light to move); from a
+#: game of level 4 against level 5 (seed 1003), light mates by d1-f3 then a swap of the
+#: star onto f3 after most of dark's turns (dark to move).
+THREATS = {"tesulda": {"e7-b4": ("c2-d3", "none", "j9-h7", "a2-a5", "h10-e7"),
+                       "d1-f3 swap": ("h1-e4", "a9-a7", "e2-e3", "none")}}
+
+
+def guard_positions(game: str) -> dict[str, rules.GameState]:
+    found = {"start": rules.new_game(game)}
+    for name, line in THREATS.get(game, {}).items():
+        found[name] = rules.new_game(game)
+        for notation in line:
+            found[name].push_str(notation)
+    for seed in (4, 7):  # the start of the next turn after decision 30
+        state, rng = midgame(game, seed), random.Random(seed)
+        mover = state.to_move
+        while state.outcome() is None and state.to_move in (mover, rules.CHANCE):
+            state.push(state.sample_chance(rng) if state.to_move == rules.CHANCE
+                       else rng.choice(state.legal_moves()))
+        found[f"random game {seed}, the turn after decision 30"] = state
+    return found
+
+
+def guard(games_: list[str], levels_: list[int], seeds: tuple[int, ...] = (1, 2, 3)) -> None:
+    """CPU s per search with and without the root guard, and decisions returned that leave
+    the opponent a win within the guard's depth (of the seeds)."""
+    from engine.guard import Guard
+    from engine.profiles import PROFILES
+
+    print("| game | position | level | CPU s/search, no guard | with guard | ratio | "
+          "doomed, no guard | with guard |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for game in [g for g in games_ if PROFILES.get(g) and PROFILES[g].guard]:
+        guarded, judge = PROFILES[game], Guard(PROFILES[game].guard)
+        for name, state in guard_positions(game).items():
+            for level in levels_:
+                cells = []
+                for depth in (0, guarded.guard):
+                    PROFILES[game] = dataclasses.replace(guarded, guard=depth)
+                    began, doomed = time.process_time(), 0
+                    for seed in seeds:
+                        move = engine.search(state, level=level, seed=seed).move
+                        doomed += judge.doomed(state, move)
+                    cells.append(((time.process_time() - began) / len(seeds), doomed))
+                PROFILES[game] = guarded
+                (off, off_doomed), (on, on_doomed) = cells
+                print(f"| {game} | {name} | {level} | {off:.3f} | {on:.3f} | {on / off:.2f} | "
+                      f"{off_doomed}/{len(seeds)} | {on_doomed}/{len(seeds)} |", flush=True)
+
+
 def wrapper(games_: list[str], games: int = 20) -> None:
     """Random decisions per CPU second through the pyspiel wrapper (as MCTSBot's rollouts
     make them) against the same on the rules directly: what the wrapper costs MCTSBot."""
@@ -276,6 +333,8 @@ def main() -> None:
         print()
     if "openspiel" in parts:
         openspiel(games_, args.games, args.seconds, args.cap, args.skip)
+    if "guard" in parts:
+        guard(games_, levels_)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,9 @@ class Profile:
     ``order``: the game's own cheaper ordering instead, ``order(state, moves)`` giving the
     moves the most promising last, so widening looks at those first; ``guided``: the
     probability that a rollout's decision is the first of ``order`` rather than a uniform
-    random one (rollouts that play the game's way see its plans a random one misses)."""
+    random one (rollouts that play the game's way see its plans a random one misses);
+    ``guard``: the decision a search returns is checked against the opponent's wins within
+    this many decisions of its next turn (:mod:`engine.guard`; 0: not checked)."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -51,6 +53,7 @@ class Profile:
     ordered: bool = False
     order: Callable[[object, list], list] | None = None
     guided: float = 0.0
+    guard: int = 0
 
 
 def _squash(x: float) -> float:
@@ -187,7 +190,8 @@ PROFILES: dict[str, Profile] = {
     "telec": Profile(telec, rollout_depth=40),
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), widest=23,
                      exploration=0.3, decisive_scan=0, order=teblo_order, guided=0.8),
-    "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100),
+    "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100,
+                       guard=2),
 }
 
 

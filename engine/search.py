@@ -24,10 +24,12 @@ from typing import NamedTuple
 
 import rules
 
+from .guard import Guard
 from .profiles import Profile, profile
 from .tree import (
     Node,
     best_move,
+    ranked,
     score,
     solve,
     stratified_outcome,
@@ -190,14 +192,29 @@ class _Search:
         root, first = self.root, self.first
         if not root.children:
             return Result(root.untried[-1], 0.5, playouts, (root.untried[-1],))
-        line, node = [], root
+        line = [self.guarded(ranked(root, first))]
+        node = root.children.get(line[0], Node(None))
+        chosen = node
         while node.children and node.player == root.player:
             move = best_move(node, first)
             line.append(move)
             node = node.children[move]
-        chosen = root.children[line[0]]
         return Result(line[0], score(chosen.value(), root.player, first), playouts,
                       tuple(line))
+
+    def guarded(self, moves: list[Hashable]) -> Hashable:
+        """The first of ``moves`` (the root's children, best first) that does not leave the
+        opponent a win within the profile's ``guard`` decisions of its next turn, else the
+        first decision not yet tried that does not; ``moves[0]`` when all do, the root is
+        solved or the profile has no guard."""
+        depth = self.settings.guard
+        if not depth or self.root.proven is not None:
+            return moves[0]
+        guard = Guard(depth)
+        for move in (*moves, *reversed(self.root.untried)):
+            if not guard.doomed(self.work, move):
+                return move
+        return moves[0]
 
 
 def budget(seconds: float | None, playouts: int | None, level: int | None) -> tuple:

@@ -117,9 +117,18 @@ def solve(node: Node, first: str) -> None:
 def best_move(node: Node, first: str) -> Hashable:
     """The move to play from ``node``: a proven win, else the most visited child (its
     value for the player to move breaks ties)."""
+    return ranked(node, first)[0]
+
+
+def ranked(node: Node, first: str) -> list[Hashable]:
+    """``node``'s children's moves best first: proven wins for the player to move (in the
+    order they were added), then by visits, the value for that player breaking ties."""
     win = score(1.0, node.player, first)
-    for move, child in node.children.items():
+
+    def key(move: Hashable) -> tuple:
+        child = node.children[move]
         if child.proven == win:
-            return move
-    return max(node.children, key=lambda m: (
-        node.children[m].visits, score(node.children[m].value(), node.player, first)))
+            return (True, 0, 0.0)
+        return (False, child.visits, score(child.value(), node.player, first))
+
+    return sorted(node.children, key=key, reverse=True)
