@@ -81,3 +81,15 @@ def test_random_games_through_the_wrapper_reach_an_end_or_the_cap():
         plies = wrapper.random_plies(wrapper.RulesGame(game), seed=1, cap=3000)
         assert 0 < plies < 3000
     assert wrapper.random_plies(wrapper.RulesGame("tesulda"), seed=1, cap=5) == 5
+
+
+def test_the_guard_bench_positions_hold_the_threats_they_are_named_for():
+    from engine.guard import Guard
+
+    bench = load("engine")
+    positions = bench.guard_positions("tesulda")
+    assert set(bench.THREATS["tesulda"]) < set(positions)
+    for name in bench.THREATS["tesulda"]:
+        state = positions[name]
+        doomed = [Guard(2).doomed(state, move) for move in state.legal_moves()]
+        assert any(doomed) and not all(doomed), name
