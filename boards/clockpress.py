@@ -75,6 +75,10 @@ class ClockPress:
                 # One shared button: the press that ended a waiting turn may be the next
                 # player's, ending an unseen turn (a forfeit, a stack from the stash).
                 events += self._press("clock", t, player)
+            elif player is not None and not self._prompt and self.state.to_move != player:
+                # The next player's turn began before the press (the waiting turn ended
+                # there): a turn of theirs the board shows done, the press comes after it.
+                events += self._clock(t, player)
             return events
         if pending:
             if player is None and self._unseen_after(pending):
