@@ -278,10 +278,12 @@ def forward(ev: Evidence, cand: Candidate) -> bool:
 
 
 def put_back(ev: Evidence, waiting: list[Candidate]) -> bool:
-    """The last scan only put pieces back where the ``waiting`` turns change nothing:
-    each cell it changed shows what it showed when the turn began."""
-    return all(ev.current[c] == ev.before[c] and
-               not any(c in w.final for w in waiting) for c in ev.batch_cells)
+    """The last scan only put pieces back where the ``waiting`` turns change nothing
+    the sensors see and replace no piece (a Telec stack onto an own piece): each cell it
+    changed shows what it showed when the turn began."""
+    return all(ev.current[c] == ev.before[c] and not any(
+        c in w.lift or w.final.get(c, ev.before[c]) != ev.before[c] for w in waiting)
+        for c in ev.batch_cells)
 
 
 def next_step(ev: Evidence, cand: Candidate) -> dict[str, tuple[tuple, tuple]]:
