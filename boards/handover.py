@@ -263,7 +263,7 @@ class Handover:
             # in hand, touched one of their own.
             return []
         if fits and evidence.put_back(self.evidence, waiting) and any(
-                c not in fits for c in alive):
+                c not in fits for c in alive) and not self._replaced_next(fits):
             # A piece touched meanwhile put back: the longer turn and the next one are
             # both still under way, as before it was lifted.
             return []
@@ -285,6 +285,24 @@ class Handover:
                 self.held_for = {c.text for c in waiting}
             return []
         return None
+
+    def _replaced_next(self, fits: list[Candidate]) -> bool:
+        """The last scan put a piece where a turn of the next player's, read in order
+        since the board was held (after one of ``fits``), replaced one (a bump): it is
+        done with that piece, not one touched and put back."""
+        board, since = (self.held_board, self.since_held) if self.held_board is not None \
+            else self._since_pending()
+        for cand in fits if since else ():
+            nxt = self._tracker_from(self._made(cand), board)
+            for changes, t in since[:-1]:
+                nxt.changes(changes, t)
+            lifts = {c.text: c.lift for c in nxt.alive()}
+            events = nxt.changes(*since[-1])
+            done = {e.move for e in events if isinstance(e, Committed)} | {
+                c.text for c in nxt.complete_turns()}
+            if any(cell in lifts.get(text, ()) for text in done for cell in self.batch_cells):
+                return True
+        return False
 
     def _waiting_done(self, t: float, waiting: list[Candidate], fits: list[Candidate],
                       alive: list[Candidate]) -> list[Event] | None:

@@ -1,4 +1,5 @@
-"""Telec: a piece touched while the mover holds theirs is no part of a turn that waits.
+"""Telec: a piece touched while the mover holds theirs is no part of a turn that waits,
+and a piece put where the next player's turn replaced one is no touch.
 
 Each case is the essence of a truth stream that left the truth (bench/truth.py, random
 handling mix).
@@ -25,3 +26,16 @@ def test_a_touch_of_an_own_piece_midway_through_a_bump_does_not_end_it_as_a_stac
     assert committed(tr.choose("a2-a3", 8.0)) == ["a2-a3"]
     assert tr.turns() == ["a2-a3"]
 
+
+def test_the_next_players_bump_ends_a_waiting_bump_where_a_longer_turn_could_touch():
+    """Blue bumped red's 6 off b4 with its 2-1 from b5 (it waits: blue may still hold the
+    stack and have only touched b4, to step onto a5 or c5); red lifted blue's 2 from a4,
+    its 4 from a5, and put the 4 on a4. The 4 put on a4 was taken for blue's 2 put back,
+    a touch during b5-a5: neither turn was committed, not even at the end (seed 56000641)."""
+    tr = Tracker(rules.from_position(
+        "telec", "d1=r42,d2=r6,a4=b2,b4=r6,d4=b5,a5=r4,b5=b21,d5=r1 blue:13344566:0 "
+                 "red:123355:0 blue turn"))
+    events = feed(tr, [("b5", False), ("b4", False), ("b4", True), ("a4", False),
+                       ("a5", False), ("a4", True)])
+    assert committed(events) == ["b5-b4", "a5-a4"]
+    assert tr.prompt is None and tr.turns() == ["b5-b4", "a5-a4"]
