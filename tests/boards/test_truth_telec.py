@@ -509,3 +509,19 @@ def test_a_step_answered_none_then_made_later_is_done_when_it_is_made():
     result = run_stream("telec", seed, turns=30, mix=Mix.random(random.Random(seed)),
                         layout="telec-nodrop")
     check([result])
+
+
+def test_the_player_asked_about_a_turn_after_the_one_under_way_answers_none():
+    """The harness's own player (tests/boards/truth.py): red, entering a 5 on b1, answered
+    the size; the board then asked blue which pyramid blue had entered on c5 (red's 4
+    there touched while a question was open) and the player answered ``5`` from red's
+    ``roll ace 5``, a turn blue never made (telec-nodrop seed 57100059: ``roll ace 5``
+    committed twice)."""
+    from .truth import Mix as TrackerMix
+    from .truth import run_stream as run_tracker_stream
+
+    seed = 57100059
+    result = run_tracker_stream("telec", "telec-nodrop", seed, plies=24,
+                                mix=TrackerMix.random(random.Random(seed)))
+    assert result.ok, result.off or result.stalled
+    assert result.committed[-2:] == ["b1-a1", "roll ace 5"]

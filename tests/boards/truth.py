@@ -395,7 +395,9 @@ class Player:
         (asked a later decision of a turn they are not making: a capture's attack choice
         after touching the enemy while holding their own piece)."""
         k = len(self.result.committed)
-        true = self.done[k] if k < len(self.done) else self.doing
+        # (a question about a turn after the one under way: no such turn is made yet)
+        true = self.done[k] if k < len(self.done) else self.doing if k == len(self.done) \
+            else None
         want = true if k < len(self.done) else "none"
         if true is not None:
             # A turn of several decisions is asked one decision at a time: the next one,
