@@ -47,3 +47,35 @@ def test_an_enemy_touched_while_the_mover_holds_their_figure_is_no_capture(seed)
     board.change(end, figure, 1.6)
     assert board.tracker.turns()[-1] == f"{start}-{end}"
     assert len(board.tracker.turns()) == len(turns) + 1 and board.prompt is None
+
+
+# bench/truth.py --mix random --game tesulda --first 55000239 --plies 60: light's b9-a10 (a
+# Dodger that could go on from a10 to take a7) waits; dark captures a7xa2 lifting its own
+# figure first, then touches it. The board waited as if light's turn might go on (a2 only
+# touched), asked which move light made once light carried a10-a7, and then put dark's
+# take and declined it in the same instant: ``a7xa2 none none`` for ``a7xa2 take:ss``.
+BEFORE_B9_A10 = ["e2-f3 swap:c:f2>f3", "b9-b8 swap:c:b8>c9", "f1-d3 swap:c:d3>d2", "j9-h7",
+                 "g2-h3 none", "a9-b9 swap:ss:b9>b8", "d1-e2 swap:rc:e2>d3",
+                 "f9-g8 swap:c:h9>g8", "d3-h8", "g8-f9 swap:cs:f9>g9", "h8-a7",
+                 "g9-h8 swap:s:h8>h9", "a7xb9 take:z", "a10-a7 none"]
+
+
+def test_a_capture_made_own_figure_first_after_a_waiting_dodger_asks_its_take_at_once():
+    board = board_after(BEFORE_B9_A10)
+    light, dark = board.tracker.before_pieces["b9"], board.tracker.before_pieces["a7"]
+    for cell, pieces, t in [("b9", (), 1.0), ("a10", light, 2.0), ("a7", (), 3.0),
+                            ("a2", (), 4.0), ("a2", dark, 5.0)]:
+        board.change(cell, pieces, t)
+    assert board.tracker.turns()[-1] == "b9-a10"
+    assert board.prompt is not None
+    assert board.prompt.options == ["none", "take:s", "take:ss", "take:sz", "take:z"]
+    board.change("a2", (), 5.5)  # dark touches its figure: the question stays
+    board.change("a2", dark, 5.7)
+    assert board.prompt is not None and "take:ss" in board.prompt.options
+    board.choose("take:ss", 6.0)
+    assert board.tracker.turns()[-1] == "a7xa2 take:ss" and board.prompt is None
+    board.change("a10", (), 7.0)
+    board.change("a7", light, 8.0)
+    board.press("light", 9.0)
+    assert board.tracker.turns()[-3:] == ["b9-a10", "a7xa2 take:ss", "a10-a7"]
+    assert board.prompt is None and not board.tracker.differing
