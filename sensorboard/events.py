@@ -325,26 +325,42 @@ def from_json(item: dict) -> Event:
 def from_tracker(event: tracker.Event) -> Event:
     """The board event of a tracker event (:mod:`boards.events`), its time rounded to the
     millisecond as the journal writes it."""
-    make = _FROM_TRACKER.get(type(event))
-    if make is None:
-        raise TypeError(event)
-    return make(event, round(event.t, 3))
+    return from_json(tracker_json(event))
 
 
 def tracker_json(event: tracker.Event) -> dict:
     """The JSON form of a tracker event, as replay prints it and the journal stores it."""
-    return from_tracker(event).to_json()
+    line = _LINES.get(type(event))
+    if line is None:
+        raise TypeError(event)
+    return line(event)
 
 
-# Each tracker event's board event, made from it and its time (a table, not a match: one
-# dictionary look-up per event, where the class patterns tried every kind in turn).
-_FROM_TRACKER: dict[type, Callable[[Any, float], Event]] = {
-    tracker.Committed: lambda e, t: Move(t, e.ply, e.player, e.move),
-    tracker.Error: lambda e, t: Error(
-        t, e.cells, {"attackers": list(e.attackers)} if e.attackers else {}),
-    tracker.Prompt: lambda e, t: Prompt(t, e.options),
-    tracker.Rejected: lambda e, t: Rejected(t, e.reason),
-    tracker.Rolled: lambda e, t: Roll(t, e.player, e.value),
-    tracker.TakenBack: lambda e, t: Takeback(t, e.ply, e.player, e.move),
-    tracker.Settled: lambda e, t: Settled(t, e.options, e.answer),
+def _line(source: type, kind: type[Event]) -> Callable[[tuple], dict]:
+    """The journal line of a ``source`` tracker event, written as ``kind`` (no board event
+    is made on the way: the service writes one for every event). Their fields have the
+    same names in the same order (a ``source`` may have more: an Error's attackers)."""
+    keys, name = ("type", *kind.FIELDS), kind.KIND
+    if source._fields[:len(kind.FIELDS)] != kind.FIELDS or set(kind.OPTIONAL) - {"t"}:
+        raise TypeError(f"{source.__name__} is not written field by field as {kind.__name__}")
+
+    def line(event: tuple) -> dict:
+        return dict(zip(keys, (name, round(event[0], 3), *event[1:]), strict=False))
+    return line
+
+
+def _error_line(event: tracker.Error) -> dict:
+    item = _ERROR(event)  # (an Error's extra, its attackers, only where there are some)
+    if event.attackers:
+        item["attackers"] = list(event.attackers)
+    return item
+
+
+_ERROR = _line(tracker.Error, Error)
+# Each tracker event's journal line: a table, one dictionary look-up per event.
+_LINES: dict[type, Callable[[Any], dict]] = {
+    tracker.Error: _error_line,
+    **{source: _line(source, kind) for source, kind in (
+        (tracker.Committed, Move), (tracker.Prompt, Prompt), (tracker.Rejected, Rejected),
+        (tracker.Rolled, Roll), (tracker.TakenBack, Takeback), (tracker.Settled, Settled))},
 }

@@ -270,7 +270,9 @@ class BoardService:
             if cell is None:
                 continue  # an address with no cell (or a ghost on a diode-less matrix)
             value = change[1]
-            self.record({"type": "sensor", "t": round(now, 3), "cell": cell, "shows": value})
+            if self.listeners:  # (a journal line rounds its time: not for nobody)
+                self.record({"type": "sensor", "t": round(now, 3), "cell": cell,
+                             "shows": value})
             if not self._held:
                 self._held_since = now
             self._held.append((cell, value))
