@@ -185,7 +185,7 @@ def _changed(plays: Plays, r: Reading, cell: str, shows: Hashable) -> list[Readi
         unusual = (*r.unusual, "refill") if _left(plays, r.turns) == {(cell, not shows)} \
             else r.unusual
         # A piece put back where its player's last turn took it up looks like a touch.
-        if len(r.turns) > 1 and (cell, not shows) in _left(plays, r.turns[:-1]):
+        if shows and len(r.turns) > 1 and (cell, False) in _left(plays, r.turns[:-1]):
             unusual = (*unusual, "back")
         out += [Reading((*r.turns, move), effects - {effect}, r.astray, unusual)
                 for move, effects in pos.by_effect.get(effect, ())]

@@ -82,15 +82,28 @@ def test_a_silent_turn_ended_by_the_movers_press_costs_nothing():
     assert silent and all(r.unusual == ("silent turn",) for r in silent)
 
 
-def test_the_cheapest_first_turn_is_decided_once_the_next_player_acts():
-    """A block on k5 no pawn reaches: red's +k5, or a stray (dearer). Yellow's block on c3
-    next is the evidence after it."""
+def test_the_cheapest_first_turn_is_decided_only_where_every_other_costs_more():
+    """A block on k5 no pawn reaches: red's +k5, or a stray (dearer), decides +k5. i9
+    emptied and a piece on h9 decides nothing (i9-h9, or i9-i8 and yellow's +h9, both
+    free), and neither does yellow's block on c3 after it."""
     p = plays(RED_I9)
     readings = Readings().read(p, [Change("k5", True)])
-    assert readings.decided() is None  # (nothing after it yet)
+    assert p.text((readings.decided(),)) == "+k5"
     readings = readings.after(p, Change("c3", True))
-    assert readings.decided() == p.at(()).state.parse_move("+k5")
+    assert p.text((readings.decided(),)) == "+k5"
     assert ("+k5", "+c3") in texts(p, readings)
+    tied = Readings().read(p, [Change("i9", False), Change("h9", True), Change("c3", True)])
+    assert tied.decided() is None
+
+
+def test_a_reading_let_go_keeps_a_later_decision_from_being_strict():
+    """Readings dearer than the cheapest by more than MARGIN are let go; once the cheapest
+    costs as much as one let go, nothing is decided."""
+    p = plays(RED_I9)
+    readings = Readings().read(p, [Change("i9", False), Change("h9", True)])
+    assert readings.dropped == 2
+    touched = Readings(readings.readings[:1], dropped=0)
+    assert touched.decided() is None
 
 
 def test_the_next_players_press_confirms_and_a_press_for_nothing_costs_one():
