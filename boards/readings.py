@@ -289,7 +289,10 @@ class Readings:
     def _take_answer(self, value: str, t: float) -> list | None:
         """An answer to a question shown after it was put: the board goes on as the
         reading of that answer has followed it since (``None``: there is none left, the
-        tracker takes the answer as asked)."""
+        tracker takes the answer as asked). One kept unshown is answered the same way (a
+        replay's answer, given as the question was once shown at once)."""
+        if self._prompt is self.hidden:
+            self.hidden, self.shown_late = None, self._prompt
         if self._prompt is not self.shown_late or self._prompt is not self.read_for:
             return None
         chosen = self._following(value) if self.advice is not None else []

@@ -316,7 +316,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
-        if self.prompt is None:
+        if self._prompt is None or self.prompt is None and value not in self._prompt.options:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         was = self.phase
         taken = self._take_answer(value, t)
