@@ -177,8 +177,17 @@ def _changed(plays: Plays, r: Reading, cell: str, shows: Hashable) -> list[Readi
         return [replace(r, astray=r.astray - {cell}) if shows == expected else r]
     out = []
     effect = (cell, shows)
-    if effect in r.needs:
+    empty = plays.observe(())
+
+    def in_order(rest: frozenset[Effect]) -> bool:
+        # (the one piece a turn moves is put down only after it was taken up)
+        return shows == empty or all(v != empty for _, v in rest)
+
+    if effect in r.needs and in_order(r.needs - {effect}):
         out.append(replace(r, needs=r.needs - {effect}))
+    if r.needs and shows != empty and (cell, empty) in _left(plays, r.turns) - r.needs:
+        # The piece the turn in progress took up, put back: the turn was not made.
+        return [*out, Reading(r.turns[:-1], frozenset(), r.astray, (*r.unusual, "touch"))]
     if not r.needs:
         pos = plays.at(r.turns)
         # A piece put where the last turn only took one up looks like that piece put back.
@@ -188,13 +197,15 @@ def _changed(plays: Plays, r: Reading, cell: str, shows: Hashable) -> list[Readi
         if shows and len(r.turns) > 1 and (cell, False) in _left(plays, r.turns[:-1]):
             unusual = (*unusual, "back")
         out += [Reading((*r.turns, move), effects - {effect}, r.astray, unusual)
-                for move, effects in pos.by_effect.get(effect, ())]
+                for move, effects in pos.by_effect.get(effect, ())
+                if in_order(effects - {effect})]
         for silent in pos.silent:  # a turn no sensor saw, unpressed, then the next one
             after = plays.at((*r.turns, silent))
             out += [Reading((*r.turns, silent, move), effects - {effect}, r.astray,
                             (*r.unusual, "silent turn"))
-                    for move, effects in after.by_effect.get(effect, ())]
-    taken = shows == plays.observe(())
+                    for move, effects in after.by_effect.get(effect, ())
+                    if in_order(effects - {effect})]
+    taken = shows == empty
     out.append(r.unusually("touch" if taken else "stray", astray=r.astray | {cell}))
     return out
 
