@@ -189,6 +189,8 @@ class Readings:
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
             out.append(self._prompt)
+            if self._unseeable_kind():
+                self.shown_late = self._prompt  # (put again: its answer goes to its readings)
         return out
 
     # --- a question put unshown until the input that may decide it ------------------------
@@ -251,9 +253,11 @@ class Readings:
         self.advice, self.hidden = advice, prompt
         return self._agreed(prompt.t)
 
+    def _unseeable_kind(self) -> bool:
+        return self.state.NAME == "teblo" and self.observe is presence
+
     def _unseeable(self) -> bool:
-        return (self.state.NAME == "teblo" and self.observe is presence
-                and self._prompt is self.asked_here and self.read_for is self._prompt
+        return (self._unseeable_kind() and self._prompt is self.asked_here and self.read_for is self._prompt
                 and not self.at_press and self.deciding is None and bool(self.readings)
                 and len(self.state.move_stack) == self.turn_start)
 
@@ -295,7 +299,10 @@ class Readings:
             self.hidden, self.shown_late = None, self._prompt
         if self._prompt is not self.shown_late or self._prompt is not self.read_for:
             return None
-        chosen = self._following(value) if self.advice is not None else []
+        if self.advice is not None and self.considered is self._prompt:
+            chosen = self._following(value)
+        else:  # (a reading's question, put again once its reading was adopted)
+            chosen = [p for p in self._leaves() if p[0] == value]
         if not chosen:
             return None
         self._keep(chosen)
