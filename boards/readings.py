@@ -257,7 +257,8 @@ class Readings:
         return self.state.NAME == "teblo" and self.observe is presence
 
     def _unseeable(self) -> bool:
-        return (self._unseeable_kind() and self._prompt is self.asked_here and self.read_for is self._prompt
+        return (self._unseeable_kind() and self._prompt is self.asked_here
+                and self.read_for is self._prompt
                 and not self.at_press and self.deciding is None and bool(self.readings)
                 and len(self.state.move_stack) == self.turn_start)
 
