@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 import rules
 
 from . import decisions
+from .constants import NONE
 
 ROOM = 64  # the most readings kept
 MARGIN = 1  # readings costlier than the cheapest by more than this are let go
@@ -55,7 +56,17 @@ class Press:
     player: str | None
 
 
-Input = Change | Press
+@dataclass(frozen=True)
+class Answer:
+    """The players' answer ``value`` to a question about the turn ``at`` (0: the first),
+    offering ``options`` (``none``: none of them)."""
+
+    options: tuple[str, ...]
+    value: str
+    at: int = 0
+
+
+Input = Change | Press | Answer
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,15 @@ class Plays:
         self.observe = observe
         self.cells = state.GEOMETRY.names
         self._at: dict[tuple, Position] = {}
+
+    def after(self, moves: tuple) -> Plays:
+        """The positions readings reach once ``moves`` are committed."""
+        if not moves:
+            return self
+        out = Plays(self.at(moves, listed=False).state, self.observe)
+        k = len(moves)
+        out._at = {turns[k:]: pos for turns, pos in self._at.items() if turns[:k] == moves}
+        return out
 
     def at(self, turns: tuple, listed: bool = True) -> Position:
         pos = self._at.get(turns)
@@ -168,6 +188,8 @@ def advance(plays: Plays, reading: Reading, event: Input) -> list[Reading]:
     """Every way ``reading`` goes on after ``event`` (none: it cannot)."""
     if isinstance(event, Press):
         return _pressed(plays, reading, event.player)
+    if isinstance(event, Answer):
+        return [] if _contradicts(plays, reading, event) else [reading]
     return _changed(plays, reading, event.cell, event.shows)
 
 
@@ -208,6 +230,14 @@ def _changed(plays: Plays, r: Reading, cell: str, shows: Hashable) -> list[Readi
     taken = shows == empty
     out.append(r.unusually("touch" if taken else "stray", astray=r.astray | {cell}))
     return out
+
+
+def _contradicts(plays: Plays, r: Reading, answer: Answer) -> bool:
+    """Whether ``r``'s turn asked about (made or begun) is not what ``answer`` says."""
+    if len(r.turns) <= answer.at:
+        return answer.value != NONE
+    made = plays.text(r.turns, answer.at)
+    return made != answer.value if answer.value != NONE else made in answer.options
 
 
 def _left(plays: Plays, turns: tuple) -> set[Effect]:
@@ -261,6 +291,16 @@ class Readings:
         for event in events:
             out = out.after(plays, event)
         return out
+
+    def since(self, plays: Plays, moves: tuple) -> tuple[Readings, Plays] | None:
+        """These readings once ``moves`` are committed: those that begin with them, read
+        from the position they reach (``None``: none does)."""
+        n = len(moves)
+        kept = tuple(replace(r, turns=r.turns[n:]) for r in self.readings
+                     if r.turns[:n] == moves and (len(r.turns) > n or not r.needs))
+        if not kept:
+            return None
+        return Readings(kept, self.dropped), plays.after(moves)
 
     def firsts(self) -> set[Hashable | None]:
         return {r.first for r in self.readings}

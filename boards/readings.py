@@ -26,10 +26,11 @@ from collections.abc import Callable
 
 from .constants import NONE, presence
 from .events import Committed, Prompt, Rolled, Settled, TakenBack
-from .reading import Change, Input, Plays, Press
+from .reading import Answer, Change, Input, Plays, Press
 from .reading import Readings as Advice
 
 LEAVES = 64  # the most readings followed at once
+FOLLOWED = 3  # the turns an advice keeps reading after its question was put
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
 
 
@@ -57,6 +58,7 @@ class Readings:
     plays: Plays | None = None
     decisive: bool = False  # the input being read is the decisive one
     at_press: bool = False  # the input being read is a clock press
+    said: list  # the presses and answers this turn: (the batch of changes before, input)
 
     def fork(self):
         """A copy of this tracker that goes its own way from here (its game, board and
@@ -180,9 +182,9 @@ class Readings:
         told = self.told[(answer,)]
         below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
         said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}
-        at_press = self.at_press
+        kept = self.at_press, self.advice, self.plays
         self.__dict__.update(vars(self.readings[(answer,)]))
-        self.at_press = at_press
+        self.at_press, self.advice, self.plays = kept
         self.readings, self.told, self.depth = below, said, 0
         self.read_for = self._prompt if below else None
         self.fork_me, self.still_from = None, t
@@ -200,7 +202,12 @@ class Readings:
         unshown reads it, and it is decisive if it is the mover's press (or the shared
         button's) or puts a piece down."""
         self.at_press = isinstance(inputs[0], Press)
-        if self.advice is None or self._prompt is not self.considered:
+        if self.at_press:
+            self.said.append((self.batch, inputs[0]))
+        if self.advice is None:
+            return
+        if len(self.state.move_stack) > len(self.plays.root.move_stack) + FOLLOWED:
+            self.advice = self.plays = None  # (no question for a while: read afresh)
             return
         self.advice = self.advice.read(self.plays, inputs)
         if self._prompt is not self.hidden:
@@ -242,16 +249,34 @@ class Readings:
         made, its readings follow the board, and the advice (this turn's inputs read as
         values) offers every turn it names; the readings may close it at once."""
         prompt = self.considered = self._prompt
-        self.advice = None
         if not self._unseeable():
+            self.advice = self.plays = None
             return []
-        self.plays = Plays(self.state, self.observe)
-        advice = Advice().read(self.plays, self._inputs_this_turn())
+        advice = self._advice_since()
+        if advice is None:
+            self.plays = Plays(self.state, self.observe)
+            advice = Advice().read(self.plays, self._inputs_this_turn())
         offered = {self.plays.text(r.turns) for r in advice.readings if r.turns}
         if not set(prompt.options) - {NONE} <= offered:
             return []  # (a turn the advice does not read: asked now)
         self.advice, self.hidden = advice, prompt
         return self._agreed(prompt.t)
+
+    def _advice_since(self) -> Advice | None:
+        """The advice of an earlier question, which has read every input since, from the
+        position the turns committed since reach (``None``: there is none, or none of its
+        readings made those turns)."""
+        if self.advice is None:
+            return None
+        root = len(self.plays.root.move_stack)
+        moves = tuple(self.state.move_stack[root:])
+        if list(self.state.move_stack[:root]) != list(self.plays.root.move_stack):
+            return None
+        since = self.advice.since(self.plays, moves)
+        if since is None:
+            return None
+        advice, self.plays = since
+        return advice
 
     def _unseeable_kind(self) -> bool:
         return self.state.NAME == "teblo" and self.observe is presence
@@ -263,18 +288,18 @@ class Readings:
                 and len(self.state.move_stack) == self.turn_start)
 
     def _inputs_this_turn(self) -> list[Input]:
-        """The changes since the turn began, in the order of their scans (what a scan took
-        up before what it put down). The presses are left out: each ended nothing (the
-        turn would have been committed), and one that asked was answered ``none``."""
+        """The inputs since the turn began, in order: each scan's changes (what it took up
+        before what it put down), then the presses and answers that came after it."""
         empty = self.observe(())
         out = []
         for cell, hist in self.history.items():
             prev = self.before[cell]
             for n, value in hist:
                 if value != prev:
-                    out.append((n, value != empty, Change(cell, value)))
+                    out.append((n, int(value != empty), 0, Change(cell, value)))
                 prev = value
-        return [change for *_, change in sorted(out, key=lambda o: o[:2])]
+        out += [(n, 2, k, said) for k, (n, said) in enumerate(self.said)]
+        return [change for *_, change in sorted(out, key=lambda o: o[:3])]
 
     def _following(self, answer: str) -> list[Path]:
         """The readings of ``answer`` that have committed what the cheapest reading as a
@@ -290,6 +315,16 @@ class Readings:
         ways = [r.turns for r in mine if r.cost == least]
         return [p for p in self._leaves() if p[0] == answer and any(
             _prefix(self.readings[p].state.move_stack[self.turn_start:], w) for w in ways)]
+
+    def _heard_answer(self, value: str) -> None:
+        """An answer to the question open arrives: kept with the turn's inputs."""
+        if self._prompt is None or value not in self._prompt.options:
+            return
+        options = tuple(self._prompt.options)
+        self.said.append((self.batch, Answer(options, value)))
+        if self.advice is not None and not self.depth:
+            at = self.turn_start - len(self.plays.root.move_stack)
+            self.advice = self.advice.after(self.plays, Answer(options, value, at))
 
     def _take_answer(self, value: str, t: float) -> list | None:
         """An answer to a question shown after it was put: the board goes on as the

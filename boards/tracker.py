@@ -128,6 +128,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
+        self.said = []
         self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
         self._clear_turn()
@@ -319,6 +320,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if self._prompt is None or self.prompt is None and value not in self._prompt.options:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         was = self.phase
+        self._heard_answer(value)
         taken = self._take_answer(value, t)
         if taken is not None:
             return self._entered(was, self._outward(taken))
@@ -376,7 +378,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             still = due is not None and now >= due + self.error_delay
             if still:
                 self.still_from = None  # (once: until the next change or press)
-            return self._entered(was, self._outward(self._tick(now) + self._settle(now, still=still)))
+            events = self._tick(now) + self._settle(now, still=still)
+            return self._entered(was, self._outward(events))
         events = self._outward(self._tick(now))
         # (a tick that says nothing changed nothing: the phase stays, at every idle scan)
         return self._entered(was, events) if events else events
