@@ -3,7 +3,7 @@ by reed switches (a pawn on its own block shows nothing more than the block)."""
 
 import rules
 from boards.constants import presence
-from boards.reading import Change, Plays, Press, Reading, Readings, advance
+from boards.reading import Answer, Change, Plays, Press, Reading, Readings, advance
 
 
 def plays(position: str) -> Plays:
@@ -120,3 +120,27 @@ def test_the_readings_kept_are_bounded_and_cheapest_first():
     costs = [r.cost for r in readings.readings]
     assert len(costs) <= 64 and costs == sorted(costs)
     assert costs[-1] <= costs[0] + 2
+
+
+def test_the_next_players_press_before_the_question_still_counts():
+    """Red's i9 emptied and a piece on h9 (i9-h9, or i9-i8 and yellow's +h9), yellow's
+    press, red's block on c9. Once i9-h9 is known, yellow's press says yellow made its one
+    silent step (e5-e6, onto its own block): red's +c9 is not yellow's block (17000024:
+    yellow's silent b1-c1, pressed, lost and red's +k10 committed as yellow's)."""
+    p = plays("yellow:e5:23:e5,e6 red:i9:24:i8 red")
+    readings = Readings().read(p, [Change("i9", False), Change("h9", True),
+                                   Press("yellow"), Change("c9", True)])
+    assert readings.decided() is None  # (i9-i8 and yellow's +h9 fit as well)
+    after, rest = readings.since(p, (p.at(()).state.parse_move("i9-h9"),))
+    assert rest.text((after.decided(),)) == "e5-e6"
+    assert ("e5-e6", "+c9") in texts(rest, after)
+
+
+def test_an_answer_drops_the_readings_it_contradicts():
+    """Red's press with two silent steps possible, answered ``none``: no reading keeps
+    either step at that press."""
+    p = plays("yellow:a1:25: red:i8:22:i8,i7,j8 red")
+    pressed = Readings().read(p, [Press("red")])
+    assert {"i8-i7", "i8-j8"} <= {p.text(r.turns) for r in pressed.readings if r.turns}
+    answered = pressed.after(p, Answer(("i8-i7", "i8-j8", "none"), "none"))
+    assert answered.readings and not any(r.turns for r in answered.readings)

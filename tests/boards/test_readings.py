@@ -74,3 +74,18 @@ def test_none_to_a_waiting_turn_with_a_press_held_is_no_crash():
     result = run_stream("teblo", "teblo", 300_001, plies=24,
                         mix=Mix.random(random.Random(300_001)))
     assert result.ok and result.committed == result.truth
+
+
+def test_a_press_made_while_a_question_was_unshown_counts_for_the_next_question():
+    """Red's pawn step asked about unshown; yellow steps onto its own block (no sensor
+    sees it) and presses; red puts a block down. Once red's step is answered, yellow's
+    press says yellow made the silent step: red's block is not committed as yellow's
+    (``bench/truth.py --mix random --first 17000024 --game teblo``: ``+k10`` committed
+    for yellow where yellow had played ``b1-c1``)."""
+    import random
+
+    from .truth import Mix, run_stream
+
+    result = run_stream("teblo", "teblo", 17_000_024, plies=24,
+                        mix=Mix.random(random.Random(17_000_024)))
+    assert result.ok and result.committed == result.truth
