@@ -304,6 +304,19 @@ class Handover:
                 return True
         return False
 
+    def _flush_waiting(self, t: float) -> list[Event]:
+        """The input has ended with a turn waiting and the board fitting the next
+        player's turn after it (a step onto an own piece, then a piece of theirs taken
+        up), where only a longer turn of the mover's, still missing a piece put down,
+        fits otherwise: none will be put down, so the waiting turn was done and the
+        changes since are the next turn's, ended the same way."""
+        fits = [c for c in self.pending if self._next_turn_fits(c)]
+        if len(fits) > 1:
+            return self._ask(fits, t)
+        if not fits:
+            return []
+        return self._commit_since(fits[0], t) + self._flush(t)
+
     def _waiting_done(self, t: float, waiting: list[Candidate], fits: list[Candidate],
                       alive: list[Candidate]) -> list[Event] | None:
         """A waiting turn broken by this event, not going on: it was done (committed, or

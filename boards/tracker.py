@@ -442,8 +442,10 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             events = self._commit_held(t)
             return events + self._flush_pending(t)
         pending = [c for c in self.pending if c in self._alive]
-        if self._prompt or not pending:
+        if self._prompt or not self.pending:
             return []
+        if not pending:
+            return self._flush_waiting(t)
         return self._commit(pending[0], t) if len(pending) == 1 else self._ask(pending, t)
 
     # --- reading the board ------------------------------------------------------------

@@ -66,3 +66,16 @@ def test_none_to_an_entry_like_the_movers_touch_keeps_the_turns_made_since():
     assert tr.choose("none", 10.0) == [] and tr.prompt is None and tr.error is None
     assert committed(tr.change("c4", True, 11.0)) == ["b1-a1", "c5-c4"]
     assert tr.prompt is None and tr.turns() == ["b5-c5", "b1-a1", "c5-c4"]
+
+
+def test_the_input_ending_after_a_waiting_step_and_the_next_players_lift_commits_both():
+    """Blue stacked its 3-1 from d5 onto its own 5 on c5 (only the lift shows: it waits,
+    a bump of red's stack on a1, linked to d5, could be under way); red lifted its 2-1
+    off a1 onto its own 3 on a2 (only the lift again), and the input ended. Nothing was
+    committed: the bump still seemed under way (seed 57200091 on telec-nodrop)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=r21,c1=r4,a2=r3,c2=r2,d2=r3,c5=b5,d5=b31 blue:122344566:0 "
+                 "red:145566:0 blue turn"), blind=frozenset({"cz"}))
+    assert feed(tr, [("c1", False), ("c1", True), ("d5", False), ("a1", False)]) == []
+    assert committed(tr.flush(9.0)) == ["d5-c5", "a1-a2"]
+    assert tr.prompt is None and tr.turns() == ["d5-c5", "a1-a2"]
