@@ -50,6 +50,7 @@ Move(frm='', to='roll')
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -435,10 +436,16 @@ class TelecState(GameState):
         return f"{tiles} {sides} {self.player} {self._phase}{first}"
 
     def physical(self) -> dict[str, tuple[str, ...]]:
-        return {
-            TILES[i]: tuple(f"{_COLOUR[o]}-{s}" for s in self._tile[i])
-            for i, o in enumerate(self._owner) if o
-        }
+        tile = self._tile
+        return {TILES[i]: _pieces(o, tile[i]) for i, o in enumerate(self._owner) if o}
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(owner: int, stack: tuple[int, ...]) -> tuple[str, ...]:
+    """The pieces of ``owner``'s ``stack`` of sizes, bottom to top (the board's few stacks
+    come again and again: :meth:`TelecState.physical` runs at every listed turn)."""
+    colour = _COLOUR[owner]
+    return tuple(f"{colour}-{s}" for s in stack)
 
 
 def new_game() -> TelecState:
