@@ -103,7 +103,9 @@ class BoardService:
         self.frame: dict[str, str] = {}
         self.revision = 0  # counts what a view could show differently; views redraw on change
         self._view: TurnView | None = None
-        self._dirty = True
+        # The tracker may have changed since the LEDs were last planned (_replan) and
+        # since the view was made (_view_stale): plain flags, set at every event.
+        self._replan = self._view_stale = True
         self._frame_due: float | None = None
         self.taken_back: dict | None = None  # the last move taken back, until the next commit
         self.positioned: dict | None = None  # the arbiter's position correction, likewise
@@ -191,17 +193,6 @@ class BoardService:
             self._view_stale = False
         return self._view
 
-    @property
-    def _dirty(self) -> bool:
-        """The tracker may have changed since the LEDs were last planned."""
-        return self._replan
-
-    @_dirty.setter
-    def _dirty(self, value: bool) -> None:
-        self._replan = value
-        if value:
-            self._view_stale = True
-
     def _boot(self) -> None:
         """Read the board until it is stable and take that as what the sensors show now."""
         settle(self._read, self.debouncer, self.clock.now(), self.scan_period)
@@ -256,15 +247,16 @@ class BoardService:
             changes = []
         if self.adjudicated:
             changes = []  # the arbiter (or a flag) has ended the game
-        elif changes and not self.tracker.restoring:
+        elif changes and self.game_clock.timing is not None and not self.tracker.restoring:
             out += self.game_clock.start(now)  # (setting the board up is no move)
         if not changes and not self.tracker.prepared:
             self.tracker.prepare()  # between events, so the next one finds the turns listed
-            self._dirty = True
-        if changes and self.suggester is not None:
-            self.suggester.drop()  # the board moves on: a suggestion no longer applies
-        if self.suggester is not None and self.suggester.thinking:
-            out += self._suggested(now)
+            self._replan = self._view_stale = True
+        if self.suggester is not None and self.suggester.asked is not None:
+            if changes:
+                self.suggester.drop()  # the board moves on: a suggestion no longer applies
+            elif self.suggester.thinking:
+                out += self._suggested(now)
         for change in changes:
             cell = self.addr_cell.get(change.addr)
             if cell is None:
@@ -297,7 +289,7 @@ class BoardService:
             out += self._flag_fall()
         if self.seat is not None:
             out += self._seated(now)
-        if self._dirty or (self._frame_due is not None and now >= self._frame_due):
+        if self._replan or (self._frame_due is not None and now >= self._frame_due):
             self._show(now)
         return out
 
@@ -337,7 +329,7 @@ class BoardService:
         if step is not None:  # an answer on the board itself: hint offers, the clock confirms
             if step.chosen is not None:
                 return self.choose(step.chosen)
-            self._dirty = True
+            self._replan = self._view_stale = True
             self._view = replace(self.view, question=question.offering(step.offered))
             self.revision += 1
             return []
@@ -364,7 +356,7 @@ class BoardService:
         tip = self.suggester.poll()
         if tip is None:
             return []
-        self._dirty = True
+        self._replan = self._view_stale = True
         self.revision += 1
         item = events.Suggestion(round(now, 3), tip.notation, tip.words,
                                  round(tip.win, 3)).to_json()
@@ -383,7 +375,7 @@ class BoardService:
         else:
             self.listeners.append(self.seat.heard)
             self.follow_seat()
-        self._dirty = True
+        self._replan = self._view_stale = True
         self.revision += 1
 
     def follow_seat(self) -> None:
@@ -394,7 +386,7 @@ class BoardService:
         """The opponent's turn, once it has come: journaled, lit until carried out."""
         out = self.seat.scan(self, now)
         if out:
-            self._dirty = True
+            self._replan = self._view_stale = True
             self.revision += 1
         return out
 
@@ -415,7 +407,7 @@ class BoardService:
         self.record(item)
         if self.sim is not None:
             self.hand.relabel(new.physical())
-        self._dirty = True
+        self._replan = self._view_stale = True
         self.revision += 1
         return []
 
@@ -455,7 +447,7 @@ class BoardService:
             out = corrections.carry_out(self, correction, item)
         except corrections.CorrectionError as e:
             raise ServiceError(str(e)) from None
-        self._dirty = True
+        self._replan = self._view_stale = True
         self.revision += 1
         return out
 
@@ -483,7 +475,7 @@ class BoardService:
         out = self.game_clock.fall(self.tracker.state)
         self.record(self.game_clock.flagged)
         self.adjudicated = True
-        self._dirty = True
+        self._replan = self._view_stale = True
         return out
 
     def flush(self) -> list[dict]:
@@ -527,22 +519,25 @@ class BoardService:
     def emit(self, events: list[Event]) -> list[dict]:
         """The tracker's ``events`` journaled and handed out, each with what the game clock
         did after it (and the game's end where a turn ended it)."""
-        self._dirty = True
+        self._replan = self._view_stale = True
         if not events:
             if self.seat is not None:
                 self.follow_seat()
             return []
-        if self.suggester is not None:
+        if self.suggester is not None and self.suggester.asked is not None:
             self.suggester.drop()
         self.revision += 1
         out = []
         committed = False
+        timed = self.game_clock.timing is not None
         for event in events:
             item = tracker_json(event)
-            self.record(item)
+            if self.listeners:
+                self.record(item)
             out.append(item)
             if item["type"] in ("move", "takeback"):  # (the game clock's business, no other)
-                out += self.game_clock.after(event, self.adjudicated)
+                if timed:
+                    out += self.game_clock.after(event, self.adjudicated)
                 self.taken_back = item if item["type"] == "takeback" else None
                 self.positioned = None
                 committed = committed or item["type"] == "move"
@@ -562,7 +557,7 @@ class BoardService:
 
     def _show(self, now: float) -> None:
         view = self._view_now()
-        self._replan = False  # (the view is fresh: see _dirty)
+        self._replan = False  # (the view is fresh: _view_now)
         frame = hints.plan(view, now)
         self._frame_due = hints.next_change(view, now)
         tip = self.suggester.hint if self.suggester is not None else None

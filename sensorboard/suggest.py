@@ -51,12 +51,12 @@ class Suggester:
     def __init__(self, budget: dict | None = None) -> None:
         self.budget = dict(budget or BUDGET)
         self._worker: EngineWorker | None = None
-        self._asked: rules.GameState | None = None  # the position asked about
+        self.asked: rules.GameState | None = None  # the position asked about, if any
         self.hint: Hint | None = None
 
     @property
     def thinking(self) -> bool:
-        return self._asked is not None and self.hint is None
+        return self.asked is not None and self.hint is None
 
     def ask(self, state: rules.GameState) -> bool:
         """Start a search of ``state``; False where there is no decision to suggest (the
@@ -66,25 +66,25 @@ class Suggester:
         if self._worker is None:
             self._worker = EngineWorker()
         self.hint = None
-        self._asked = state.clone()
+        self.asked = state.clone()
         self._worker.ask(state, seed=SEED, **self.budget)
         return True
 
     def poll(self) -> Hint | None:
         """The suggestion once it has come (at once, never waiting)."""
-        if self._asked is None or self.hint is not None or self._worker is None:
+        if self.asked is None or self.hint is not None or self._worker is None:
             return None
         result = self._worker.poll()
         if result is None:
             return None
-        self.hint = explain(self._asked, result)
+        self.hint = explain(self.asked, result)
         return self.hint
 
     def drop(self) -> None:
         """The board moved on: the suggestion (or the search for it) no longer applies."""
         if self._worker is not None and self.thinking:
             self._worker.cancel()
-        self._asked, self.hint = None, None
+        self.asked, self.hint = None, None
 
     def close(self) -> None:
         if self._worker is not None:
