@@ -76,7 +76,7 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
     if view.error is not None:
         frame = {cell: ("wrong" if should == "empty" else "missing")
                  for cell, should in view.error}
-        return frame | {cell: "attacker" for cell in view.attackers}
+        return frame | dict.fromkeys(view.attackers, "attacker")
     if view.question is not None:
         return _question(view.question, now)
     outcome = view.state.outcome() if view.phase is Phase.OVER else None
@@ -86,11 +86,12 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
         return {cell: "winner" for cell, pieces in view.start
                 if any(p.startswith(outcome.winner) for p in pieces)}
     if now < view.hint_until and view.hint_cells:
-        return {cell: "cut" for cell in view.hint_cells}
+        return dict.fromkeys(view.hint_cells, "cut")
     if view.roll_cells:
-        return {cell: "roll" for cell in view.roll_cells}
+        return dict.fromkeys(view.roll_cells, "roll")
     # The pieces that could take the mover's Prime (Tesulda), while it is in danger.
-    danger = {cell: "attacker" for cell in view.danger}
+    # (dict.fromkeys, not a comprehension: a frame is planned at every event.)
+    danger = dict.fromkeys(view.danger, "attacker")
     if view.differing:
         # A complete turn that may go on: its cells (and any piece in hand) are held until
         # the mover's clock ends it; where it may go on stays lit.
@@ -99,7 +100,7 @@ def plan(view: TurnView, now: float) -> dict[str, str]:
     if view.last is not None:
         cells, t = view.last
         if now - t < LAST_MOVE_SECONDS:
-            return danger | {cell: "last" for cell in cells}
+            return danger | dict.fromkeys(cells, "last")
     return danger
 
 
@@ -118,7 +119,7 @@ def _question(question: Question, now: float) -> dict[str, str]:
     if offer.pulses and (slot % (2 * offer.pulses + PULSE_GAP) >= 2 * offer.pulses
                          or slot % 2):
         return {}
-    return {cell: "offer" for cell in offer.cells}
+    return dict.fromkeys(offer.cells, "offer")
 
 
 def next_change(view: TurnView, now: float) -> float | None:
