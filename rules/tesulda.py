@@ -94,7 +94,7 @@ from .tesulda_pieces import (
     primes,
     traits,
 )
-from .tesulda_reach import BIT, NEAR, Guards, squares
+from .tesulda_reach import BIT, NEAR, NEAR_BITS, Guards, squares
 from .tesulda_words import TesuldaWords
 
 __all__ = ["NAME", "PLAYERS", "PIECES", "GEOMETRY", "CELLS", "Figure", "Move", "NONE",
@@ -253,43 +253,61 @@ class TesuldaState(TesuldaWords, GameState):
         once the move is made, or after a swap that carries the crown; D-10: taking the
         last enemy crown is always legal), sorted: the figures and their ends in the
         order of the squares' names."""
-        b, sides = self._board, self._sides
+        sides = self._sides
         me, them = self._turn, 3 - self._turn
-        own, occupied = sides[me], sides[1] | sides[2]
-        kinds, crowns = self._kinds, self._crowns(me)
-        guards = Guards(crowns, squares(sides[them]), kinds, occupied)
+        own, enemy = sides[me], sides[them]
+        occupied, kinds, crowns = own | enemy, self._kinds, self._crowns(me)
+        guards = Guards(crowns, squares(enemy), kinds, occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
         won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
         self._rescued = rescued = []
-        free, enemy, crossed, safe_else = ~own, sides[them], guards.crossed, guards.safe | won
+        free, crossed, safe_else = ~own, guards.crossed, guards.safe | won
+        # A swap can carry a crown only between neighbours: a figure without one may make
+        # a move that leaves a Prime attacked only onto a Prime's neighbour.
+        near = functools.reduce(operator.or_, (NEAR_BITS[c] for c in crowns), 0)
         for frm in squares(own):
-            ends = kinds[frm].ends(frm, occupied) & free
+            k = kinds[frm]
+            ends = k.memo[frm].get(occupied & k.relevant[frm])
+            if ends is None:
+                ends = k.ends(frm, occupied)
+            ends &= free
             if not ends:
                 continue
-            if frm in crowns:
+            crowned = frm in crowns
+            if crowned:
                 safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
             elif crossed & BIT[frm]:
                 safe = guards.safe_from(frm) | won
             else:
                 safe = safe_else
-            if ends & safe == ends and not won & ends:
-                out += _listed(frm, ends, enemy)
-                continue
-            row = _MOVES_FROM[frm]
-            for to in squares(ends):
-                move = row[to][b[to] is not None]
-                if won & BIT[to]:
-                    out.append(move)
-                    rescued.append(move)
-                elif safe & BIT[to] or (frm in crowns and len(crowns) > 1
-                                        and guards.safe_after(frm, to)):
-                    out.append(move)
-                elif self._rescued_by_swap(crowns, frm, to, move, guards):
-                    out.append(move)
-                    rescued.append(move)
+            legal = ends & safe
+            if won & ends:
+                rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
+            unsafe = ends ^ legal if crowned else ends & near & ~legal
+            if unsafe:
+                legal |= self._unsafe_legal(crowns, frm, unsafe, guards)
+            if legal:
+                out += _listed(frm, legal, enemy)
         return out
+
+    def _unsafe_legal(self, crowns: Sequence[int], frm: int, unsafe: int,
+                      guards: Guards) -> int:
+        """The squares of ``unsafe``, where a move from ``frm`` leaves a Prime attacked,
+        that are legal all the same: with several crowns the moved Prime is safe after all,
+        or a swap rescues the turn (the latter kept in :attr:`_rescued`)."""
+        b, row, legal = self._board, _MOVES_FROM[frm], 0
+        several = frm in crowns and len(crowns) > 1
+        for to in squares(unsafe):
+            if several and guards.safe_after(frm, to):
+                legal |= BIT[to]
+                continue
+            move = row[to][b[to] is not None]
+            if self._rescued_by_swap(crowns, frm, to, move, guards):
+                legal |= BIT[to]
+                self._rescued.append(move)
+        return legal
 
     def _prime_safe(self, frm: int, ends: int, guards: Guards) -> int:
         """The squares of ``ends`` where the mover's only Prime, on ``frm``, is safe once it

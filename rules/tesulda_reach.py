@@ -67,6 +67,8 @@ PREFIX = tuple(tuple(tuple(sum(BIT[c] for c in ray[:n])
                            for n in range(len(ray) + 1)) for ray in per) for per in RAYS)
 #: The 8-adjacent squares of each square.
 NEAR = tuple(tuple(sorted(r[0] for r in RAYS[i] if r)) for i in range(N))
+#: The mask of :data:`NEAR`'s squares.
+NEAR_BITS = tuple(sum(BIT[u] for u in near) for near in NEAR)
 
 
 def zone_distance(side: int, row: int) -> int:
@@ -329,7 +331,7 @@ class Kind:
     """One kind of mover (its traits; its side matters to a Minion only): per square, the
     squares whose occupancy matters to it and its ends per occupancy of those."""
 
-    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans")
+    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans", "around")
     _all: dict[tuple[Traits, int], Kind] = {}
     _count = [0]
 
@@ -340,6 +342,7 @@ class Kind:
         # Per square, from its first visit: occupied & relevant -> ends.
         self.memo: list[dict[int, int]] = [{}] * N
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
+        self.around: dict[int, int] = {}  # frm -> :meth:`near`
         # A mover of one leg: its fans, as :func:`_fan_index` on square 0; else () (see _walk).
         self.fans = () if t.jumper or (t.dodger and t.straight and t.diagonal) else tuple(
             _fan_index(0, kind, rating)
@@ -400,6 +403,16 @@ class Kind:
             self._visit(frm)
         return self.empty[frm]
 
+    def near(self, frm: int) -> int:
+        """The squares next to or on ``frm`` or a square :meth:`anywhere` gives: where this
+        mover, or a neighbour it hands pieces to, could stand after a move (remembered)."""
+        found = self.around.get(frm)
+        if found is None:
+            found = self.around[frm] = functools.reduce(
+                operator.or_, (NEAR_BITS[sq] for sq in squares(self.anywhere(frm))),
+                NEAR_BITS[frm] | BIT[frm]) | self.anywhere(frm)
+        return found
+
     def paths(self, frm: int, target: int) -> tuple[int, ...]:
         """:func:`paths` of this mover, remembered."""
         key = frm * N + target
@@ -434,21 +447,33 @@ class Guards:
     reach it now; a move changes two squares, so only the enemies whose paths cross one
     of them need a second look. ``safe``: where a figure whose square no such path
     crosses may move with every Prime safe after it; ``crossed``: the squares crossed;
-    ``enemy``: each enemy's square, kind and where it could move on an empty board."""
+    ``enemy``: the square, kind and empty-board ends of each enemy that could end near a
+    Prime or where a Prime could move (:meth:`Kind.near`)."""
 
     __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_anywhere")
 
     def __init__(self, crowns: Sequence[int], enemy: Sequence[int], kinds: Sequence[Kind],
                  occupied: int):
-        """``enemy``: the enemies' squares; ``kinds``: the kind on each square."""
+        """``enemy``: the enemies' squares; ``kinds``: the kind on each square. Only the
+        enemies that could reach a square near a Prime or its moves are kept: D-9 asks
+        about no other square."""
         self.occupied = occupied
-        self.enemy = [(j, k, e if (e := k.empty[j]) >= 0 else k.anywhere(j))
-                      for j in enemy for k in (kinds[j],)]
+        zone = 0
+        for c in crowns:
+            zone |= kinds[c].near(c)
+        self.enemy = kept = []
+        for j in enemy:
+            k = kinds[j]
+            e = k.empty[j]
+            if e < 0:
+                e = k.anywhere(j)
+            if e & zone:
+                kept.append((j, k, e))
         self._anywhere = -1
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats, bit = [], BIT[c]
-            for j, k, anywhere in self.enemy:
+            for j, k, anywhere in kept:
                 if not anywhere & bit:
                     continue
                 ways = k.paths(j, c)
