@@ -55,6 +55,7 @@ from . import tesulda_setup
 from .base import GameState, Outcome
 from .errors import PositionError
 from .tesulda_moves import (
+    _LISTS,
     _MOVES_FROM,
     ATTACK,
     EXTRAS,
@@ -267,6 +268,7 @@ class TesuldaState(TesuldaWords, GameState):
         # A swap can carry a crown only between neighbours: a figure without one may make
         # a move that leaves a Prime attacked only onto a Prime's neighbour.
         near = functools.reduce(operator.or_, (NEAR_BITS[c] for c in crowns), 0)
+        risky = near & ~safe_else
         for frm in squares(own):
             k = kinds[frm]
             ends = k.memo[frm].get(occupied & k.relevant[frm])
@@ -275,21 +277,22 @@ class TesuldaState(TesuldaWords, GameState):
             ends &= free
             if not ends:
                 continue
-            crowned = frm in crowns
-            if crowned:
+            if frm in crowns:
                 safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
+                unsafe = ends & ~safe
             elif crossed & BIT[frm]:
                 safe = guards.safe_from(frm) | won
+                unsafe = ends & near & ~safe
             else:
-                safe = safe_else
+                safe, unsafe = safe_else, ends & risky
             legal = ends & safe
             if won & ends:
                 rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
-            unsafe = ends ^ legal if crowned else ends & near & ~legal
             if unsafe:
                 legal |= self._unsafe_legal(crowns, frm, unsafe, guards)
             if legal:
-                out += _listed(frm, legal, enemy)
+                found = _LISTS.get((legal, legal & enemy, frm))
+                out += _listed(frm, legal, enemy) if found is None else found
         return out
 
     def _unsafe_legal(self, crowns: Sequence[int], frm: int, unsafe: int,

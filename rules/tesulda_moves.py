@@ -109,6 +109,10 @@ def _hopeless(move: Move) -> bool:
 
 
 _LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+#: ``_QUIET_AT[frm][k]``: :data:`_MOVES_AT`'s move that captures nothing.
+_QUIET_AT = tuple(tuple(pair[0] for pair in row) for row in _MOVES_AT)
+#: ``_BELOW[k]``: the bits below bit ``k``.
+_BELOW = tuple((1 << k) - 1 for k in range(_N))
 
 
 def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
@@ -119,11 +123,19 @@ def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
     if found is None:
         if len(_LISTS) >= 100_000:
             _LISTS.clear()
-        row, out, rest = _MOVES_AT[frm], [], ends
-        while rest:  # from the highest bit down
-            top = rest.bit_length() - 1
-            out.append(row[top][enemy >> top & 1])
-            rest ^= 1 << top
+        out, rest = [], ends
+        if key[1]:
+            row = _MOVES_AT[frm]
+            while rest:  # from the highest bit down
+                top = rest.bit_length() - 1
+                out.append(row[top][enemy >> top & 1])
+                rest &= _BELOW[top]
+        else:
+            quiet = _QUIET_AT[frm]
+            while rest:
+                top = rest.bit_length() - 1
+                out.append(quiet[top])
+                rest &= _BELOW[top]
         out.reverse()
         found = _LISTS[key] = tuple(out)
     return found

@@ -253,8 +253,9 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
             continue
         # D-5 Dodger: a second leg of the other kind from every square entered empty.
         relevant |= FAN_EMPTY[index]
+        at = _fan_index(0, 1 - kind, other)  # a square's fan is 2 * SIZE further on
         for sq in squares(reached & ~occupied):
-            index = _fan_index(sq, 1 - kind, other)
+            index = at + sq * 2 * SIZE
             ends |= _fan(index, occupied)
             relevant |= FAN_READ[index]
     return ends, relevant
