@@ -207,7 +207,7 @@ class TesuldaState(TesuldaWords, GameState):
     def _generate(self) -> list[Move]:
         if self._lost():
             return []
-        return self._generate_moves() if self._phase == MOVE else sorted(self._decisions())
+        return self._generate_moves() if self._phase == MOVE else self._decisions()
 
     def _lost(self) -> int:
         """The side without a crown (D-10), else 0."""
@@ -227,7 +227,7 @@ class TesuldaState(TesuldaWords, GameState):
             elif (safe_now or not _hopeless(move)) and self._completes_after(move):
                 out.append(move)
         if self._phase == EXTRAS and safe_now:
-            out.append(NONE)
+            bisect.insort(out, NONE)  # after the draws, before the swaps
         return out
 
     def _completes_after(self, move: Move) -> bool:
@@ -375,25 +375,29 @@ class TesuldaState(TesuldaWords, GameState):
         return self._opts
 
     def _list_options(self) -> list[Move]:
+        """:meth:`_options`, sorted: a draw's, then the swaps by their squares' names."""
         b, t = self._board, self._moved
         fig = b[t]
         if self._phase == ATTACK:  # D-7
-            return [*_choices("take", fig.counts, self._captured.counts), NONE]
-        out: list[Move] = []
+            return [NONE, *_choices("take", fig.counts, self._captured.counts)]
         swap_open, draw_open = self._open
-        if swap_open:  # D-8 Swap
-            here = CELLS[t]
-            for u in NEAR[t]:
-                other = b[u]
-                if other is None or other.owner != fig.owner:
-                    continue
-                there = CELLS[u]
-                out += [_new(Move, ("swap", here, there, False, pieces))
-                        for pieces in _swap_pieces(fig.counts, other.counts)]
-                out += [_new(Move, ("swap", there, here, False, pieces))
-                        for pieces in _swap_pieces(other.counts, fig.counts)]
+        out: list[Move] = []
         if draw_open and t // SIZE in _ZONE_ROWS[3 - fig.owner]:  # D-8 Resource
             out += _choices("draw", fig.counts, self._pool)
+        if swap_open:  # D-8 Swap
+            here, given, later = CELLS[t], [], []
+            for u in squares(NEAR_BITS[t] & self._sides[fig.owner]):
+                there, other = CELLS[u], b[u]
+                given += [_new(Move, ("swap", here, there, False, pieces))
+                          for pieces in _swap_pieces(fig.counts, other.counts)]
+                taken = [_new(Move, ("swap", there, here, False, pieces))
+                         for pieces in _swap_pieces(other.counts, fig.counts)]
+                if BIT[u] < BIT[t]:  # the bits are in the order of the squares' names
+                    out += taken
+                else:
+                    later += taken
+            out += given
+            out += later
         return out
 
     # -- push / pop -------------------------------------------------------------------------

@@ -92,12 +92,14 @@ _CHOICES: dict[tuple[str, tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] =
 
 def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tuple[Move, ...]:
     """The ``take`` (D-7, from the captured figure) or ``draw`` (D-8, from the pool)
-    decisions of a figure holding ``holds``: 1 or 2 pieces of ``source``, within the cap."""
+    decisions of a figure holding ``holds``: 1 or 2 pieces of ``source``, within the cap;
+    sorted."""
     key = (what, holds, source)
     found = _CHOICES.get(key)
     if found is None:
-        found = _CHOICES[key] = tuple(Move(what, pieces=text) for c, text in _parts(source)
-                                      if _fits(_add(holds, c)))
+        found = _CHOICES[key] = tuple(sorted(Move(what, pieces=text)
+                                             for c, text in _parts(source)
+                                             if _fits(_add(holds, c))))
     return found
 
 

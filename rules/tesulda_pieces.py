@@ -219,7 +219,7 @@ def _load(counts: tuple[int, ...]) -> tuple[int, int, bool, bool]:
 
 @functools.cache
 def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tuple[str, ...]:
-    """:func:`_swap_pieces` onto a neighbour of that :func:`_load`."""
+    """:func:`_swap_pieces` onto a neighbour of that :func:`_load`, sorted."""
     plain, size, crown, star = load
     out = []
     for c, text in _givable(give):
@@ -227,12 +227,12 @@ def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tup
         if (SWAP_MIN <= plain + c_plain <= SWAP_MAX and size + c_size <= CAP
                 and not ((crown or c_crown) and (star or c_star))):
             out.append(text)
-    return tuple(out)
+    return tuple(sorted(out))
 
 
 def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
     """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
-    both keep 1-4 plain pieces, within the cap)."""
+    both keep 1-4 plain pieces, within the cap), in the order of their letters."""
     return _swaps_onto(give, _load(take))
 
 
