@@ -291,7 +291,8 @@ class TesuldaState(TesuldaWords, GameState):
             if unsafe:
                 legal |= self._unsafe_legal(crowns, frm, unsafe, guards)
             if legal:
-                found = _LISTS.get((legal, legal & enemy, frm))
+                caps = legal & enemy
+                found = _LISTS[frm].get(legal | caps << _N if caps else legal)
                 out += _listed(frm, legal, enemy) if found is None else found
         return out
 

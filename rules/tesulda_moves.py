@@ -110,23 +110,32 @@ def _hopeless(move: Move) -> bool:
     return move.kind == "swap" and "k" not in move.pieces
 
 
-_LISTS: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+#: Per square, its figure's moves per :func:`_list_key` (an int: no tuple for the
+#: collector to visit).
+_LISTS: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(_N))
 #: ``_QUIET_AT[frm][k]``: :data:`_MOVES_AT`'s move that captures nothing.
 _QUIET_AT = tuple(tuple(pair[0] for pair in row) for row in _MOVES_AT)
 #: ``_BELOW[k]``: the bits below bit ``k``.
 _BELOW = tuple((1 << k) - 1 for k in range(_N))
 
 
+def _list_key(ends: int, enemy: int) -> int:
+    """:data:`_LISTS`'s key of the moves onto ``ends`` with ``enemy`` the enemy's
+    squares: the ends, and above them the captures."""
+    caps = ends & enemy
+    return ends | caps << _N if caps else ends
+
+
 def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
     """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
     sorted; remembered."""
-    key = (ends, ends & enemy, frm)
-    found = _LISTS.get(key)
+    memo, key = _LISTS[frm], _list_key(ends, enemy)
+    found = memo.get(key)
     if found is None:
-        if len(_LISTS) >= 100_000:
-            _LISTS.clear()
+        if len(memo) >= 1_000:
+            memo.clear()
         out, rest = [], ends
-        if key[1]:
+        if key != ends:
             row = _MOVES_AT[frm]
             while rest:  # from the highest bit down
                 top = rest.bit_length() - 1
@@ -139,6 +148,6 @@ def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
                 out.append(quiet[top])
                 rest &= _BELOW[top]
         out.reverse()
-        found = _LISTS[key] = tuple(out)
+        found = memo[key] = tuple(out)
     return found
 
