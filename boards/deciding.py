@@ -15,12 +15,13 @@ from .decisions import Turn
 from .events import Committed, Event, Prompt, Rejected, Rolled, TakenBack
 from .listing import Listing
 from .turns import Candidate
+from .undecided import Undecided
 
 if TYPE_CHECKING:
     from .tracker import Tracker
 
 
-class Deciding:
+class Deciding(Undecided):
     """The tracker's questions and commits (a mixin of :class:`boards.tracker.Tracker`)."""
 
     def _ask(self, options: list[Candidate], t: float, declinable: bool = False,
@@ -193,6 +194,10 @@ class Deciding:
 
     def _answer(self, value: str, t: float) -> list[Event]:
         """An answer to a decision's prompt: the decision's notation."""
+        if self._prompt is not None and self._prompt is self.silenced:
+            late = self._answer_late(value, t)  # (the next turn went on past it)
+            if late is not None:
+                return late
         ways = self.deciding or []
         if value == NONE and self.no_turn:
             return self._no_turn(t)
@@ -294,7 +299,10 @@ class Deciding:
             return self._another_done(t) if self.after_visible else []
         if self.after_visible:
             return self._while_choosing(t)
-        if self._prompt is None or NONE not in self._prompt.options or not any(
+        if self._prompt is not None and NONE not in self._prompt.options:
+            # Nobody answers, and the next turn goes on: followed once per answer.
+            return self._unanswered(t) if self._goes_on_past() else []
+        if self._prompt is None or not any(
                 self.current[c] not in evidence.in_hand(ev, c) for c in self.differing):
             return []
         visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)

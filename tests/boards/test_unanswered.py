@@ -1,0 +1,61 @@
+"""Decisions nobody answers: the board follows the next turns and commits what they decide.
+
+A decision no sensor sees and ``none`` cannot answer (a Telec entry's size) stays open when
+nobody answers it and the next player goes on: each answer is followed as a reading
+(:mod:`boards.undecided`), and later turns that only one answer allows settle it.
+"""
+
+import rules
+from boards.events import Rolled, Settled
+from boards.tracker import Tracker
+
+from .test_telec_declined import committed, feed
+
+
+def _bump_after_unanswered_entry():
+    """Blue rolls a 4 and enters on a1 (any size: nobody says which); red's single 1 on b1
+    then steps onto a1 and bumps what is there, which a single does only to a pyramid no
+    bigger than itself: blue's was a 1."""
+    tr = Tracker(rules.from_position(
+        "telec", "b1=r1 blue:112233445566:0 red:12233445566:0 blue turn"))
+    asked = tr.change("a1", True, 1.0)
+    return tr, asked
+
+
+def test_an_entry_whose_size_a_later_bump_decides_is_committed_with_that_size():
+    tr, asked = _bump_after_unanswered_entry()
+    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"] and committed(asked) == []
+    # nobody answers; red lifts its 1 off b1, takes blue's pyramid up and puts its own
+    # there, and blue enters on d1 (a 5). Had blue's pyramid been bigger than a 1, red's
+    # lifts were a touch of a1 with the 1 still in hand, which blue's entry does not fit.
+    events = feed(tr, [("b1", False), ("a1", False), ("a1", True), ("d1", True)], t=2.0)
+    assert committed(events) == []
+    events += tr.tick(7.0)  # the board still: the sizes a 1 could not bump are let go
+    assert committed(events) == ["roll 4 1", "b1-a1"]
+    assert [e.answer for e in events if isinstance(e, Settled)] == ["1"]
+    assert tr.turns() == ["roll 4 1", "b1-a1"]
+    # blue's 1 back in its stash, blue's roll of 5 read from d1
+    assert tr.state.position_str() == "a1=r1 blue:112233445566:0 red:12233445566:0 blue 5"
+    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"]  # blue's entry on d1
+
+
+def test_an_entry_nothing_decides_stays_open_while_the_next_turns_are_followed():
+    tr, _ = _bump_after_unanswered_entry()
+    # red enters its own 5 on a5: legal after every size of blue's, so nothing is decided
+    events = feed(tr, [("a5", True)], t=2.0) + tr.tick(6.0)
+    assert committed(events) == [] and tr.prompt.options == ["1", "2", "3", "4", "5", "6"]
+    # every size is still followed, each with red's entry read after it
+    assert sorted(path[0] for path in tr.readings if len(path) == 1) == list("123456")
+    assert tr.error is None and tr.turns() == []
+
+
+def test_an_answer_given_after_the_next_turn_went_on_counts_from_when_it_was_asked():
+    tr, _ = _bump_after_unanswered_entry()
+    feed(tr, [("a5", True)], t=2.0)  # red's entry on a5, blue's size still unsaid
+    events = tr.choose("3", 8.0)  # then blue answers on the page
+    assert committed(events) == ["roll 4 3"] and tr.turns() == ["roll 4 3"]
+    # red's entry on a5, read again after it: red's roll of 5, and its size asked
+    assert [(e.player, e.value) for e in events if isinstance(e, Rolled)] == [("red", "5")]
+    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"] and tr.player == "red"
+    assert tr.state.position_str() == "a1=b3,b1=r1 blue:11223445566:0 red:12233445566:0 red 5"
+    assert tr.readings == {}
