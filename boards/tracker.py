@@ -281,6 +281,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         []
         """
         was = self.phase
+        self._heard_press(button, t, player)
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))

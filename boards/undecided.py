@@ -19,6 +19,7 @@ player begins, as the replay contract says (``docs/architecture.md``); it is not
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 
 import rules
@@ -31,6 +32,16 @@ class Undecided:
     :class:`boards.tracker.Tracker`)."""
 
     silenced: object = None  # the question the next turn went on past, unanswered
+    # The last clock presses: (the batch of changes before it, time, player), to read
+    # again after a late answer.
+    pressed: tuple = ()
+
+    def _heard_press(self, button: str, t: float, player: str | None) -> None:
+        """A press from outside (one the tracker makes again within the same input, a
+        held press, is heard once)."""
+        entry = (self.batch, t, player)
+        if button == "clock" and (not self.pressed or self.pressed[-1] != entry):
+            self.pressed = (*self.pressed[-15:], entry)
 
     def _goes_on_past(self) -> bool:
         """Whether the board shows more than the turn asked about: the last change put a
@@ -58,16 +69,30 @@ class Undecided:
             return None
         if not any(way[0] == move for way in self.deciding or ()):
             return None
-        later = self._undo_since(self.asked_batch)
-        # A clock press while it was open came before the next turn went on: the mover's,
-        # ending the turn this answer ends.
-        self.silenced, self.held = None, []
+        asked, since = self.asked_batch, self._prompt.t
+        presses = [(n, player) for n, when, player in self.pressed
+                   if n > asked or n == asked and when > since]
+        later = self._undo_since(asked)
+        self.silenced, self.held = None, []  # (the presses held are read again, in order)
         events = self._answer(value, t)
-        return events + self._replay(later, t)
+        for n, changes in later:
+            events += self._presses_after(presses, n - 1, t) + self.changes(changes, t)
+        events += self._presses_after(presses, math.inf, t)
+        if self._prompt is not None and self.questioned is not None:
+            self.questioned = self.batch  # (what came before it was no touch while open)
+        return events
 
-    def _undo_since(self, batch: int) -> list[tuple[list[tuple[str, Hashable]], float]]:
+    def _presses_after(self, presses: list, batch: float, t: float) -> list[Event]:
+        """Press again the presses in ``presses`` made before the batch after ``batch``."""
+        out: list[Event] = []
+        while presses and presses[0][0] <= batch:
+            out += self.press("clock", t, presses.pop(0)[1])
+        return out
+
+    def _undo_since(self, batch: int) -> list[tuple[int, list[tuple[str, Hashable]]]]:
         """Put the tracker back as it was after ``batch`` (the board, what the cells showed
-        this turn); returns the scans' changes since, oldest first."""
+        this turn); returns the scans' changes since with their batch numbers, oldest
+        first."""
         later = [b for b in self.batches if b[0] > batch]
         for _, _, _, prev in reversed(later):
             self.current.update(prev)
@@ -79,4 +104,4 @@ class Undecided:
         self.seen = type(self.seen)(before, {c: {before[c], *(v for _, v in h)}
                                              for c, h in self.history.items()})
         self.lifting, self._evidence = False, None
-        return [(changes, when) for _, when, changes, _ in later]
+        return [(n, changes) for n, _, changes, _ in later]

@@ -59,3 +59,18 @@ def test_an_answer_given_after_the_next_turn_went_on_counts_from_when_it_was_ask
     assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"] and tr.player == "red"
     assert tr.state.position_str() == "a1=b3,b1=r1 blue:11223445566:0 red:12233445566:0 red 5"
     assert tr.readings == {}
+
+
+def test_a_press_made_while_it_was_open_is_read_again_in_each_reading():
+    """Blue's size unsaid, red presses its clock with nothing changed (a turn no sensor
+    sees: a roll entering onto its own 5 on b1, or a forfeit), then blue steps a1-a2. Each
+    reading reads red's press before blue's step: red's unseen turn is asked after it, and
+    blue's visible step declines it (the replay contract), so it is the forfeit."""
+    tr = Tracker(rules.from_position(
+        "telec", "b1=r5 blue:112233445566:0 red:11223344566:0 blue turn"))
+    tr.change("a1", True, 1.0)
+    assert tr.press("clock", 2.0, "red") == []
+    assert feed(tr, [("a1", False), ("a2", True)], t=3.0) == []
+    assert sorted(tr.readings) == [(size,) for size in "123456"]
+    assert {p: r.turns() for p, r in tr.readings.items()} == {
+        (size,): [f"roll 4 {size}", "roll ace none", "a1-a2"] for size in "123456"}
