@@ -3,6 +3,7 @@ matrix, an LED strip and a button source. hardware.backends opens them by name."
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple, Protocol, runtime_checkable
 
 Address = tuple[int, int]
@@ -31,6 +32,10 @@ class LedStrip(Protocol):
     n: int
 
     def set(self, i: int, rgb: RGB) -> None: ...
+
+    def set_many(self, leds: Iterable[tuple[int, RGB]]) -> None:
+        """set() each LED of ``leds`` (index, colour)."""
+        ...
 
     def fill(self, rgb: RGB) -> None: ...
 

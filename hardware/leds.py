@@ -4,6 +4,7 @@ GPIO10, no root). hardware.frames paces and dims the frames they show."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from hardware.base import RGB
@@ -35,6 +36,18 @@ class _Frame:
         if not 0 <= i < self.n:
             raise IndexError(f"LED index {i} outside 0..{self.n - 1}")
         self._next[i] = _rgb(rgb)
+
+    def set_many(self, leds: Iterable[tuple[int, RGB]]) -> None:
+        """:meth:`set` each LED of ``leds`` (index, colour) to its colour: one call for
+        the LEDs a frame changes."""
+        n, frame = self.n, self._next
+        for i, rgb in leds:
+            r, g, b = rgb
+            if 0 <= i < n and type(r) is type(g) is type(b) is int and 0 <= r <= 255 \
+                    and 0 <= g <= 255 and 0 <= b <= 255:
+                frame[i] = (r, g, b)
+            else:
+                self.set(i, rgb)  # (raises, naming what is wrong)
 
     def fill(self, rgb: RGB) -> None:
         self._next = [_rgb(rgb)] * self.n

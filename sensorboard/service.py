@@ -570,12 +570,11 @@ class BoardService:
             return
         before, self.frame = self.frame, frame
         self.revision += 1
-        led, colour, set_led = self.layout.cell_led, self.palette, self.strip.set
-        for cell in before.keys() - frame.keys():  # only the LEDs that change are set
-            set_led(led[cell], hints.OFF)
-        for cell, role in frame.items():
-            if before.get(cell) != role:
-                set_led(led[cell], colour[role])
+        led, colour = self.layout.cell_led, self.palette
+        # Only the LEDs that change are set, in one call.
+        self.strip.set_many([(led[cell], hints.OFF) for cell in before.keys() - frame.keys()]
+                            + [(led[cell], colour[role]) for cell, role in frame.items()
+                               if before.get(cell) != role])
         self.strip.show()
 
     def result(self) -> str:
