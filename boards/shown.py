@@ -61,8 +61,9 @@ class Shown:
     def danger(self) -> list[str]:
         """The pieces threatening one the side to move must protect (a Tesulda Prime in
         danger), worked out once a turn."""
-        if self._danger is None:
-            self._danger = [] if self.state.outcome() else self.state.danger_cells()
+        if self._danger is None:  # (the game's outcome asked only where there are some)
+            cells = self.state.danger_cells()
+            self._danger = cells if cells and not self.state.outcome() else []
         return self._danger
 
     def lifted(self) -> list[str]:
