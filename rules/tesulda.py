@@ -264,37 +264,46 @@ class TesuldaState(TesuldaWords, GameState):
         won = BIT[won[0]] if len(won) == 1 else 0
         out: list[Move] = []
         self._rescued = rescued = []
-        free, crossed, safe_else = ~own, guards.crossed, guards.safe | won
         # A swap can carry a crown only between neighbours: a figure without one may make
         # a move that leaves a Prime attacked only onto a Prime's neighbour.
         near = functools.reduce(operator.or_, (NEAR_BITS[c] for c in crowns), 0)
-        risky = near & ~safe_else
+        free, safe = ~own, guards.safe | won
+        plain, risky = free & safe, free & near & ~safe
+        # The Primes and the figures whose square an enemy's path to a Prime crosses.
+        special = guards.crossed | self._primes[me]
         for frm in squares(own):
             k = kinds[frm]
             ends = k.memo[frm].get(occupied & k.relevant[frm])
             if ends is None:
                 ends = k.ends(frm, occupied)
-            ends &= free
-            if not ends:
-                continue
-            if frm in crowns:
-                safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
-                unsafe = ends & ~safe
-            elif crossed & BIT[frm]:
-                safe = guards.safe_from(frm) | won
-                unsafe = ends & near & ~safe
+            if special & BIT[frm]:
+                ends &= free
+                legal = ends and self._guarded(crowns, frm, ends, guards, won, near)
             else:
-                safe, unsafe = safe_else, ends & risky
-            legal = ends & safe
-            if won & ends:
-                rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
-            if unsafe:
-                legal |= self._unsafe_legal(crowns, frm, unsafe, guards)
+                legal = ends & plain
+                if ends & risky:
+                    legal |= self._unsafe_legal(crowns, frm, ends & risky, guards)
             if legal:
+                if won & legal:
+                    rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
                 caps = legal & enemy
                 found = _LISTS[frm].get(legal | caps << _N if caps else legal)
                 out += _listed(frm, legal, enemy) if found is None else found
         return out
+
+    def _guarded(self, crowns: Sequence[int], frm: int, ends: int, guards: Guards, won: int,
+                 near: int) -> int:
+        """The legal squares among ``ends`` of a Prime, or of a figure on a square an
+        enemy's path to a Prime crosses; ``won``: the enemy's only Prime, ``near``: the
+        squares next to the mover's Primes."""
+        if frm in crowns:
+            safe = won | (self._prime_safe(frm, ends, guards) if len(crowns) == 1 else 0)
+            unsafe = ends & ~safe
+        else:
+            safe = guards.safe_from(frm) | won
+            unsafe = ends & near & ~safe
+        legal = ends & safe
+        return legal | self._unsafe_legal(crowns, frm, unsafe, guards) if unsafe else legal
 
     def _unsafe_legal(self, crowns: Sequence[int], frm: int, unsafe: int,
                       guards: Guards) -> int:
