@@ -237,7 +237,7 @@ class Readings:
             first = self.advice.decided()
             leaves = self._following(self.plays.text((first,))) if first else []
             if leaves:
-                self._keep(leaves)
+                self._keep(self._parting(leaves))
                 return [*events, *self._agreed(hidden.t)]
         if decisive or reveal:
             self.hidden, self.shown_late = None, hidden
@@ -315,6 +315,14 @@ class Readings:
         ways = [r.turns for r in mine if r.cost == least]
         return [p for p in self._leaves() if p[0] == answer and any(
             _prefix(self.readings[p].state.move_stack[self.turn_start:], w) for w in ways)]
+
+    def _parting(self, leaves: list[Path]) -> list[Path]:
+        """``leaves``, and where they part at a question (so it is shown), the readings of
+        every answer it offers, so that each answer still has its reading."""
+        nodes = {p[:k] for p in leaves for k in range(1, len(p))}
+        parting = [q for q in nodes if len({p[len(q)] for p in leaves if p[:len(q)] == q}) > 1]
+        return [p for p in self._leaves()
+                if p in leaves or any(p[:len(q)] == q for q in parting)]
 
     def _heard_answer(self, value: str) -> None:
         """An answer to the question open arrives: kept with the turn's inputs."""

@@ -89,3 +89,26 @@ def test_a_press_made_while_a_question_was_unshown_counts_for_the_next_question(
     result = run_stream("teblo", "teblo", 17_000_024, plies=24,
                         mix=Mix.random(random.Random(17_000_024)))
     assert result.ok and result.committed == result.truth
+
+
+def test_none_to_a_question_put_again_after_the_turn_before_was_decided():
+    """Yellow's pawn steps from b2 onto its own block on b1 (no sensor sees it land); red
+    lifts its pawn off i12 and puts it back, then puts a block on b2. The put-down decides
+    yellow's ``b2-b1`` unshown, and red's turn is asked: ``i12-h12`` or ``i12-i11`` (each
+    with yellow's block on i12), or ``none``. Answered ``none``, red's ``+b2`` is committed
+    and yellow's next block is yellow's (``bench/truth.py --mix random --first 57800020
+    --game teblo``: the reading of ``none`` was let go when ``b2-b1`` was decided, and
+    red's ``+b2`` was lost, ``+i8`` committed as red's)."""
+    state = rules.from_position("teblo", "yellow:b2:24:b1 red:i12:23:h12,i11 yellow")
+    tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+    events = []
+    for cell, value, t in [("b2", False, 1.0), ("i12", False, 2.0), ("i12", True, 2.5),
+                           ("b2", True, 3.0)]:
+        events += tracker.change(cell, value, t)
+    assert [e.options for e in events if isinstance(e, Prompt)] == [
+        ["i12-h12", "i12-i11", "none"]]
+    events += tracker.choose("none", 3.5)
+    events += tracker.change("i8", True, 4.0)
+    assert moves(events) == ["b2-b1", "+b2", "+i8"]
+    assert [e.player for e in events if isinstance(e, Committed)] == ["yellow", "red", "yellow"]
+    assert tracker.prompt is None
