@@ -396,8 +396,11 @@ class TesuldaState(TesuldaWords, GameState):
             out += _choices("draw", fig.counts, self._pool)
         if swap_open:  # D-8 Swap
             here, given, later = CELLS[t], [], []
-            for u in squares(NEAR_BITS[t] & self._sides[fig.owner]):
-                there, other = CELLS[u], b[u]
+            for u in _NEAR_NAMED[t]:
+                other = b[u]
+                if other is None or other.owner != fig.owner:
+                    continue
+                there = CELLS[u]
                 given += [_new(Move, ("swap", here, there, False, pieces))
                           for pieces in _swap_pieces(fig.counts, other.counts)]
                 taken = [_new(Move, ("swap", there, here, False, pieces))
@@ -574,6 +577,10 @@ class TesuldaState(TesuldaWords, GameState):
 
     def physical(self) -> dict[str, tuple[str, ...]]:
         return {CELLS[i]: _physical(f) for i, f in enumerate(self._board) if f is not None}
+
+
+#: Each square's neighbours in the order of their names.
+_NEAR_NAMED = tuple(tuple(sorted(near, key=BIT.__getitem__)) for near in NEAR)
 
 
 def _sorted_holds(moves: list[Move], move: Move) -> bool:
