@@ -47,7 +47,6 @@ from .evidence import Evidence, Seen
 from .handover import Handover
 from .listing import Listing, Listings, start_of
 from .phases import Phase
-from .reading import Change, Press
 from .readings import Readings
 from .shown import Shown
 from .turns import Candidate, Observe
@@ -128,7 +127,6 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.history: dict[str, list[tuple[int, Hashable]]] = {
             c: [(0, self.current[c])] for c in self.differing}
         self.declined: set[str] = set()
-        self.said = []
         self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
         self._clear_turn()
@@ -179,8 +177,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     @property
     def prompt(self) -> Prompt | None:
         """The question put to the players, if one is open (its readings may still close
-        it, :mod:`boards.readings`); one kept unshown for now is not."""
-        return None if self._prompt is self.hidden else self._prompt
+        it, :mod:`boards.readings`)."""
+        return self._prompt
 
     @property
     def evidence(self) -> Evidence:
@@ -211,15 +209,12 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         """Changes the same scan confirmed: they happened together, in no known order
         (a pawn lifted and put down within one scan is a step, not a block placed)."""
         was = self.phase
-        empty = self.observe(())
-        self._hear([Change(c, v) for c, v in sorted(changes, key=lambda cv: cv[1] != empty)])
         if self.readings:  # each reading follows the change too, then may settle it
             self.still_from = t
             self._feed(lambda reading: reading.changes(list(changes), t),
                        lambda reading: reading._record(changes, t))
-            events = self._changes(changes, t) + self._settle(t, moved=True)
-            return self._entered(was, self._outward(events))
-        return self._entered(was, self._outward(self._changes(changes, t)))
+            return self._entered(was, self._changes(changes, t) + self._settle(t, moved=True))
+        return self._entered(was, self._changes(changes, t))
 
     def _changes(self, changes: list[tuple[str, Hashable]], t: float) -> list[Event]:
         self._record(changes, t)
@@ -227,7 +222,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if self.deciding is not None:
             return self._while_deciding(t)
         asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self._prompt and self._prompt is not self.hidden and asked_silent and any(
+        if self._prompt and asked_silent and any(
                 not c.silent and evidence.shows_done(ev, c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
@@ -287,15 +282,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         """
         was = self.phase
         self._heard_press(button, t, player)
-        reveal = button != "clock"
-        if button == "clock":
-            self._hear([Press(player)])
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            events = self._press(button, t, player) + self._settle(t)
-            return self._entered(was, self._outward(events))
-        return self._entered(was, self._outward(self._press(button, t, player), reveal))
+            return self._entered(was, self._press(button, t, player) + self._settle(t))
+        return self._entered(was, self._press(button, t, player))
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
         if button == "hint":
@@ -318,18 +309,14 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def choose(self, value: str, t: float) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
         another way the notation allows (e.g. a Tulaga's stones in another order)."""
-        if self._prompt is None or self.prompt is None and value not in self._prompt.options:
+        if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         was = self.phase
-        self._heard_answer(value)
-        taken = self._take_answer(value, t)
-        if taken is not None:
-            return self._entered(was, self._outward(taken))
         events = self._choose(value, t)
         while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))
         # (the readings of the question answered go)
-        return self._entered(was, self._outward(events + self._settle(t)))
+        return self._entered(was, events + self._settle(t))
 
     def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
@@ -379,9 +366,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             still = due is not None and now >= due + self.error_delay
             if still:
                 self.still_from = None  # (once: until the next change or press)
-            events = self._tick(now) + self._settle(now, still=still)
-            return self._entered(was, self._outward(events))
-        events = self._outward(self._tick(now))
+            return self._entered(was, self._tick(now) + self._settle(now, still=still))
+        events = self._tick(now)
         # (a tick that says nothing changed nothing: the phase stays, at every idle scan)
         return self._entered(was, events) if events else events
 
@@ -425,8 +411,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         was = self.phase
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
-            return self._entered(was, self._outward(self._flush(t) + self._settle(t), True))
-        return self._entered(was, self._outward(self._flush(t), True))
+            return self._entered(was, self._flush(t) + self._settle(t))
+        return self._entered(was, self._flush(t))
 
     def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)

@@ -73,27 +73,21 @@ def teblo_pawns():
 
 def test_enemy_pawn_touched_while_holding_ones_own_asks_then_a_touch_changes_nothing():
     """Yellow lifts a2 (a2-b2 would now be complete) and touches red's pawn: exactly what
-    a2-b2, then red's l11-k11, then yellow's block on l11 would show. Kept unshown until
-    the next piece put down (yellow's pawn on a3), which a touch explains as well as those
-    three turns and a fourth: it asks then; ``none`` (it was a touch) commits a2-a3."""
+    a2-b2, then red's l11-k11, then yellow's block on l11 would show. It asks; ``none``
+    (it was a touch) and yellow's pawn put on a3 commit a2-a3."""
     tracker = Tracker(teblo_pawns())
     assert feed(tracker, [("a2", False), ("l11", False)]) == []
     assert tracker.tick(5.0) == []  # red's pawn in hand is no error: its turn may be under way
-    assert tracker.change("l11", True, 6.0) == [] and tracker.prompt is None
-    assert tracker.change("a3", True, 8.0) == [Prompt(6.0, ["a2-b2", "none"])]
-    assert moves(tracker.choose("none", 9.0)) == ["a2-a3"]
-    assert tracker.prompt is None
+    assert tracker.change("l11", True, 6.0) == [Prompt(6.0, ["a2-b2", "none"])]
+    assert tracker.choose("none", 7.0) == []
+    assert moves(tracker.change("a3", True, 8.0)) == ["a2-a3"]
 
 
 def test_the_same_touch_answered_as_three_turns_replays_them_in_order():
-    """Kept unshown, the question is shown at ``hint``; answered, the turn is committed as
-    made when it was asked, and the next question of that reading follows."""
     tracker = Tracker(teblo_pawns())
     feed(tracker, [("a2", False), ("l11", False), ("l11", True)])
-    assert tracker.prompt is None
-    assert tracker.press("hint", 6.5) == [Prompt(2.0, ["a2-b2", "none"])]
     assert tracker.choose("a2-b2", 7.0) == [
-        Committed(2.0, 5, "yellow", "a2-b2"), Prompt(2.0, ["l11-k11", "none"])]
+        Committed(7.0, 5, "yellow", "a2-b2"), Prompt(7.0, ["l11-k11", "none"])]
     assert moves(tracker.choose("l11-k11", 8.0)) == ["l11-k11", "+l11"]
 
 
@@ -108,8 +102,7 @@ def test_a_turn_asked_late_replays_the_next_players_turns_after_the_answer():
         state.push_str(m)
     tracker = Tracker(state)
     assert feed(tracker, [("a2", False), ("l11", False)]) == []
-    assert tracker.change("g3", True, 3.0) == []  # (kept unshown: shown at hint)
-    assert tracker.press("hint", 3.5) == [Prompt(3.0, ["a2-a3", "a2-b2", "none"])]
+    assert tracker.change("g3", True, 3.0) == [Prompt(3.0, ["a2-a3", "a2-b2", "none"])]
     assert moves(tracker.choose("a2-b2", 4.0)) == ["a2-b2", "l11-k11", "+g3"]
 
 

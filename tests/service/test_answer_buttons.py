@@ -40,10 +40,8 @@ def run(game, lines, position=None):
 
 
 def test_a_teblo_question_answered_with_hint_and_the_shared_clock():
-    # the pawn off its block b2 onto c2: a block on c2, the step, or a silent b2-b1 first;
-    # asked at the press, which cannot tell them apart either
-    lines = [ev(1.0, "lift", "b2"), ev(1.5, "place", "c2"), press(2.0, "clock"),
-             *offer(4.0, 3)]
+    # the pawn off its block b2 onto c2: a block on c2, the step, or a silent b2-b1 first
+    lines = [ev(1.0, "lift", "b2"), ev(1.5, "place", "c2"), *offer(4.0, 3)]
     out, final, warnings = run("teblo", lines, TEBLO_ON_BLOCK)
     prompt = next(x for x in out if x["type"] == "prompt")
     assert prompt["options"] == ["+c2", "b2-b1", "b2-c2", "none"]
