@@ -25,6 +25,7 @@ import copy
 from collections.abc import Callable
 
 from .events import Committed, Rolled, Settled, TakenBack
+from .undecided import crowded
 
 LEAVES = 64  # the most readings followed at once
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
@@ -45,6 +46,9 @@ class Readings:
     fork_me: object = None  # a reading's question, to be forked by the tracker above it
     depth: int = 0
     misfits: int = 0  # changes in a row this reading could not explain
+    # The questions some of whose readings were let go, or not forked, for want of room:
+    # later events cannot settle them (the reading left out may have been the true one).
+    cut: frozenset = frozenset()
     still_from: float | None = None  # the last input while the readings are followed
 
     def fork(self):
@@ -59,6 +63,7 @@ class Readings:
         twin.seen = type(self.seen)(self.before, {c: set(v) for c, v in self.seen.items()})
         twin._after_declining = None
         twin.readings, twin.told, twin.read_for, twin.fork_me = {}, {}, None, None
+        twin.cut = frozenset()
         twin.depth, twin.misfits = self.depth + 1, 0
         return twin
 
@@ -66,6 +71,7 @@ class Readings:
         """The question just asked: fork one reading per answer it offers (a reading's
         question is forked by the tracker at the root, which counts the readings)."""
         self.readings, self.told, self.read_for = {}, {}, self._prompt
+        self.cut = frozenset()
         if self.depth:
             self.fork_me = self._prompt
             return
@@ -84,11 +90,21 @@ class Readings:
             self.told[(*path, option)] = twin.choose(option, t)
         for option in node._prompt.options:
             twin = self.readings[(*path, option)]
-            if twin.fork_me is not None and twin.fork_me is twin._prompt and self._room(twin):
+            if twin.fork_me is not None and twin.fork_me is twin._prompt \
+                    and self._room(twin, (*path, option)):
                 self._branch((*path, option), twin, t)
 
-    def _room(self, node) -> bool:
-        return len(self._leaves()) + len(node._prompt.options) - 1 <= LEAVES
+    def _room(self, node, path: Path) -> bool:
+        """Whether ``node`` (the reading at ``path``) may fork: room is made by letting go
+        readings that took more answers for granted (:func:`boards.undecided.crowded`)."""
+        need = len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
+        if need <= 0:
+            return True
+        gone = crowded(list(self.readings), need, path)
+        if gone:
+            self._keep([p for p in self._leaves() if p not in gone])
+        self.cut |= {p[:k] for p in gone or [(*path, "")] for k in range(len(p))}
+        return bool(gone)
 
     def _leaves(self) -> list[Path]:
         parents = {p[:-1] for p in self.readings}
@@ -106,10 +122,10 @@ class Readings:
                 record(reading)
         leaves = self._leaves()
         for path in leaves:
-            node = self.readings[path]
-            if node.fork_me is None:
+            node = self.readings.get(path)  # (None: let go to make room for another)
+            if node is None or node.fork_me is None:
                 continue
-            if node.fork_me is node._prompt and self._room(node):
+            if node.fork_me is node._prompt and self._room(node, path):
                 self._branch(path, node, node._prompt.t)
             node.fork_me = None  # (no room: it waits for the answer, as it fits)
 
@@ -142,7 +158,7 @@ class Readings:
         if (moved or still) and not self.lifting:
             self._drop_misfits(still)
         out: list = []
-        while self.readings and len({p[0] for p in self.readings}) == 1:
+        while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
@@ -160,8 +176,9 @@ class Readings:
         told = self.told[(answer,)]
         below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
         said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}
+        cut = frozenset(c[1:] for c in self.cut if c[:1] == (answer,))
         self.__dict__.update(vars(self.readings[(answer,)]))
-        self.readings, self.told, self.depth = below, said, 0
+        self.readings, self.told, self.depth, self.cut = below, said, 0, cut
         self.read_for = self._prompt if below else None
         self.fork_me, self.still_from = None, t
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]

@@ -105,3 +105,37 @@ class Undecided:
                                              for c, h in self.history.items()})
         self.lifting, self._evidence = False, None
         return [(n, changes) for n, _, changes, _ in later]
+
+
+
+
+
+def crowded(paths: list[tuple[str, ...]], need: int, forking: tuple[str, ...],
+            ) -> set[tuple[str, ...]]:
+    """The readings to let go so that ``need`` more fit when the reading at ``forking``
+    forks (``paths``: every reading's path of answers): those that took the most answers
+    for granted, more than the new ones will, each with the readings that lead only to
+    such, up to where its question keeps two answers or more (making room narrows a
+    question, never settles one); none where that frees too few."""
+    children: dict[tuple[str, ...], int] = {}
+    for path in paths:
+        children[path[:-1]] = children.get(path[:-1], 0) + 1
+    leaves = [p for p in paths if p not in children]
+    cheap = [p for p in leaves if len(p) <= len(forking) + 1]
+    gone: list[tuple[str, ...]] = []
+
+    def going(path: tuple[str, ...]) -> bool:
+        return any(path[:len(top)] == top for top in gone)
+
+    for leaf in sorted(set(leaves) - set(cheap), key=lambda p: (-len(p), p)):
+        if sum(map(going, leaves)) >= need:
+            break
+        top = leaf  # the highest reading on the way to ``leaf`` that may go with it
+        while len(top) > 1 and children[top[:-1]] < 3:
+            top = top[:-1]
+        if going(leaf) or children[top[:-1]] < 3 or forking[:len(top)] == top \
+                or any(p[:len(top)] == top for p in cheap):
+            continue
+        children[top[:-1]] -= 1
+        gone.append(top)
+    return {p for p in paths if going(p)} if sum(map(going, leaves)) >= need else set()

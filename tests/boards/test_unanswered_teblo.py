@@ -1,0 +1,63 @@
+"""Teblo on reed switches with nobody answering: the readings fill, and room is made by
+letting go those that took the most answers for granted, never the last of an answer."""
+
+import rules
+from boards.events import Committed
+from boards.tracker import Tracker
+from boards.undecided import crowded
+
+# A game of 20 turns as the reed switches report it (``True``: a piece put down, ``False``:
+# taken up; one shared clock press), nobody answering a question (seed 65000004 of the
+# truth bench's unanswered random mix). Red's k11-k10 at 3.64-3.76 looks like red's
+# k11-j11 (a pawn onto its own block, which the switches do not see) and yellow's +k10;
+# the readings of that question fill with red's and yellow's silent steps, again and again.
+GAME = [
+    ("a2", True, 0.603), ("l12", False, 0.781), ("k12", True, 0.867), ("k5", True, 1.116),
+    ("j12", True, 1.341), ("a10", True, 1.463), ("k12", False, 1.683), ("k11", True, 1.961),
+    ("k12", True, 2.034), ("j11", True, 2.325), ("j12", False, 2.613), ("j12", True, 2.708),
+    ("a1", False, 2.961), ("k11", False, 3.217), ("k11", True, 3.315), ("k11", False, 3.636),
+    ("k10", True, 3.76), ("j12", False, 3.84), ("j12", True, 4.113), ("k11", True, 4.402),
+    ("l10", True, 4.566), ("a10", False, 4.792), ("a10", True, 5.032), ("a3", True, 5.297),
+    ("l10", False, 5.376), ("l10", True, 5.631), ("c6", True, 5.922), ("a10", False, 6.044),
+    ("a10", True, 6.266), ("k5", False, 6.406), ("k5", True, 6.634), ("clock", None, 7.363),
+    ("k10", False, 7.525), ("a2", False, 8.079), ("a2", True, 8.314), ("k10", True, 8.571),
+    ("l11", True, 9.115), ("a4", True, 9.569), ("l11", False, 9.658), ("l12", True, 9.867),
+    ("k10", False, 10.0), ("k10", True, 10.219),
+]
+PLAYED = ["+a2", "l12-k12", "+k5", "+j12", "+a10", "k12-k11", "+k12", "+j11", "a1-a2",
+          "k11-k10", "+k11", "+l10", "+a3", "+c6", "a2-a3", "k10-l10", "+k10", "l10-l11",
+          "a3-a4", "l11-l12"]
+
+
+def test_a_reading_left_no_room_does_not_let_a_wrong_one_settle_the_question():
+    tracker = Tracker(rules.new_game("teblo"))
+    events = []
+    for cell, value, t in GAME:
+        if cell == "clock":
+            events += tracker.press("clock", t, value)
+        else:
+            events += tracker.change(cell, value, t)
+    events += tracker.flush(12.0)
+    committed = [e.move for e in events if isinstance(e, Committed)]
+    # what is committed was played, in order (not red's k11-j11 and yellow's +k10)
+    assert committed == PLAYED[:len(committed)]
+    assert len(committed) >= 9 and tracker.turns() == committed
+    assert tracker.prompt is not None or committed[9:10] == ["k11-k10"]
+
+
+def test_room_is_made_from_the_readings_with_the_most_answers_taken_for_granted():
+    paths = [("a",), ("b",), ("b", "x"), ("b", "y"), ("b", "z"), ("b", "y", "p"),
+             ("b", "y", "q"), ("b", "y", "q", "r"), ("b", "y", "q", "s"), ("c",)]
+    below_y = {("b", "y"), ("b", "y", "p"), ("b", "y", "q"), ("b", "y", "q", "r"),
+               ("b", "y", "q", "s")}
+    # room for one more (``a`` forks in two): the deepest, ``b y q r``, goes with what its
+    # questions would otherwise keep one answer of (``b y q``, ``b y``), up to ``b``,
+    # which keeps two answers, x and z
+    assert crowded(paths, 1, ("a",)) == below_y
+    assert crowded(paths, 3, ("a",)) == below_y
+    # no more than that: never the last answers of a question, nor a reading that took
+    # as few answers for granted as the new ones, nor the reading that forks
+    assert crowded(paths, 4, ("a",)) == set()
+    assert crowded(paths, 1, ("b", "x")) == set()
+    assert crowded(paths, 1, ("b", "y", "q", "r")) == set()
+    assert crowded([("a",), ("b",), ("b", "x"), ("b", "y")], 1, ("a",)) == set()
