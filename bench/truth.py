@@ -27,9 +27,10 @@ _tree = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv else None
 sys.path.insert(0, str(Path(_tree or Path(__file__).resolve().parent.parent).resolve()))
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
+from rules import new_game  # noqa: E402
 from tests.boards import truth_replay  # noqa: E402
 from tests.boards import truth_telec as telec  # noqa: E402
-from tests.boards.truth import Mix, boards, run_stream  # noqa: E402
+from tests.boards.truth import Mix, TrackerBoard, boards, run_stream  # noqa: E402
 
 
 def _mix(args: argparse.Namespace, seed: int) -> Mix:
@@ -50,7 +51,6 @@ def _shared(game: str, layout: str, truth: list[str]) -> int:
     the same position would leave too."""
     from boards.layout import load_layout, shipped_layouts
     from boards.sensing import observer
-    from rules import new_game
 
     observe = observer(load_layout(shipped_layouts()[layout]))
     state = new_game(game)
@@ -72,6 +72,17 @@ def _shared(game: str, layout: str, truth: list[str]) -> int:
         count += any(p == mine for same, p in after if not same)
         state.push(move)
     return count
+
+
+def _followed(tracker, truth: list[str]) -> int:
+    """How many of the true turns, in order, the tracker or the furthest of its readings
+    (the board followed past a question nobody answered) has taken."""
+    best = 0
+    for reading in [tracker, *tracker.readings.values()]:
+        turns = reading.turns()
+        same = [a == b for a, b in zip(turns, truth, strict=False)]
+        best = max(best, same.index(False) if False in same else len(same))
+    return best
 
 
 def main() -> None:
@@ -98,9 +109,9 @@ def main() -> None:
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
           f"{args.mix} handling mix\n")
     print(f"Tree: {args.tree or 'this one'}\n")
-    print("| board | streams | moves | committed | off the truth | illegal | stalled | "
+    print("| board | streams | moves | committed | followed | off the truth | illegal | stalled | "
           "questions | per 100 moves | errors shown | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
@@ -109,16 +120,23 @@ def main() -> None:
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
         n = moves = committed = off = illegal = stalled = questions = errors = shared = 0
+        followed = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
                 mix = telec.Mix.random(random.Random(seed)) if args.mix == "random" \
                     else telec.Mix()
                 r = telec.run_stream(game, seed, turns=args.plies, mix=mix, layout=layout)
+                followed += len(r.committed)
             else:
                 mix = _mix(args, seed)
-                play = truth_replay.run_stream if args.replay else run_stream
-                r = play(game, layout, seed, plies=args.plies, mix=mix)
+                if args.replay:
+                    r = truth_replay.run_stream(game, layout, seed, plies=args.plies, mix=mix)
+                    followed += len(r.committed)
+                else:
+                    board = TrackerBoard(new_game(game), layout)
+                    r = run_stream(game, layout, seed, plies=args.plies, mix=mix, board=board)
+                    followed += _followed(board.tracker, r.truth)
             n += 1
             moves += len(r.truth)
             committed += len(r.committed)
@@ -134,8 +152,8 @@ def main() -> None:
         per100 = 100 * questions / max(moves, 1)
         if args.shared:
             print(f"| {layout} | shared signature: {shared} of {moves} true turns |")
-        print(f"| {layout} | {n} | {moves} | {committed} | {off} | {illegal} | {stalled} | "
-              f"{questions} | {per100:.1f} | {errors} | {secs:.1f} |")
+        print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {off} | {illegal} | "
+              f"{stalled} | {questions} | {per100:.1f} | {errors} | {secs:.1f} |")
     shown: dict[str, int] = {}
     for r in failures:
         if shown.get(r.layout, 0) >= args.show:
