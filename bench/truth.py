@@ -8,7 +8,11 @@ Each stream is a seeded game played with ordinary handling (touches, the next tu
 freed cells, clock presses, late answers, garbage put right); see ``tests/boards/truth.py``.
 ``--mix clean``: no touch, no garbage, answers at once (``--press``: how often the mover
 presses the clock after a turn); ``--unanswered``: nobody answers a question, the board
-goes on alone. ``--tree DIR``: run another checkout's tracker and harness (the same seeds;
+goes on alone: *followed* counts the true turns the tracker, or the furthest of its
+readings, has taken in order; *declined by contract* the streams that left the truth only
+where a decision nobody told the board (a Tesulda swap, take or draw) was declined when
+the next player began, as the replay contract says (not counted off; the stream ends
+there). ``--tree DIR``: run another checkout's tracker and harness (the same seeds;
 a tree older than ``--unanswered`` answers anyway), to compare questions per 100 moves.
 """
 
@@ -109,9 +113,9 @@ def main() -> None:
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
           f"{args.mix} handling mix\n")
     print(f"Tree: {args.tree or 'this one'}\n")
-    print("| board | streams | moves | committed | followed | off the truth | illegal | stalled | "
-          "questions | per 100 moves | errors shown | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| board | streams | moves | committed | followed | off the truth | declined by "
+          "contract | illegal | stalled | questions | per 100 moves | errors shown | seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
@@ -120,7 +124,7 @@ def main() -> None:
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
         n = moves = committed = off = illegal = stalled = questions = errors = shared = 0
-        followed = 0
+        followed = declined = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
@@ -141,7 +145,9 @@ def main() -> None:
             moves += len(r.truth)
             committed += len(r.committed)
             shared += _shared(game, layout, r.truth) if args.shared else 0
-            off += bool(r.off)
+            untold = bool(getattr(r, "declined", ""))  # (a tree or harness without it: no)
+            off += bool(r.off) and not untold
+            declined += untold
             illegal += r.illegal
             stalled += bool(r.stalled)
             questions += r.questions
@@ -152,8 +158,8 @@ def main() -> None:
         per100 = 100 * questions / max(moves, 1)
         if args.shared:
             print(f"| {layout} | shared signature: {shared} of {moves} true turns |")
-        print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {off} | {illegal} | "
-              f"{stalled} | {questions} | {per100:.1f} | {errors} | {secs:.1f} |")
+        print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {off} | {declined} | "
+              f"{illegal} | {stalled} | {questions} | {per100:.1f} | {errors} | {secs:.1f} |")
     shown: dict[str, int] = {}
     for r in failures:
         if shown.get(r.layout, 0) >= args.show:

@@ -142,6 +142,16 @@ def check_moves(result: Result, out: list[dict], game: str) -> rules.GameState:
     return check
 
 
+def untold(committed: str, played: str) -> bool:
+    """Whether ``committed`` is the turn ``played`` with its decisions from one after the
+    first on declined (``none``): what the board commits of a turn whose decisions after
+    its visible part nobody told it."""
+    said, made = committed.split(" "), played.split(" ")
+    same = next((k for k, (a, b) in enumerate(zip(said, made, strict=False)) if a != b),
+                min(len(said), len(made)))
+    return 0 < same < len(said) and said != made and all(w == "none" for w in said[same:])
+
+
 def _freed(before: dict, after: dict) -> set[str]:
     return {c for c, p in before.items() if len(after.get(c, ())) < len(p)}
 
@@ -312,6 +322,10 @@ class Result:
     committed: list[str] = field(default_factory=list)
     illegal: int = 0
     off: str = ""        # how the stream left the truth (empty: it did not)
+    # Nobody answering: the stream left the truth only where a decision nobody told the
+    # board (a Tesulda swap, take or draw) was declined, as the replay contract has it
+    # once the next player begins (``off`` says where; the stream ends there too).
+    declined: str = ""
     stalled: str = ""    # what was left waiting at the end
     questions: int = 0
     errors: int = 0
@@ -382,6 +396,8 @@ class Player:
         if not r.off and (k >= len(made) or made[k] != e.move):
             r.off = (f"ply {k + 1}: committed {e.move!r}, played "
                      f"{made[k] if k < len(made) else 'nothing (yet)'!r}")
+            if not self.mix.answer and k < len(made) and untold(e.move, made[k]):
+                r.declined = r.off
 
     def _parse(self, text: str) -> decisions.Turn | None:
         """The decisions of the turn written ``text``, if each is legal in turn."""
