@@ -123,11 +123,19 @@ class Handover:
         board = dict(self.current)
         for _, _, _, prev in reversed(self.batches):
             board.update(prev)
+        since = [(changes, when) for _, when, changes, _ in self.batches]
+        nxt, events = self._read_after(cand, board, since)
+        return bool(nxt.complete_turns()) or any(isinstance(e, Committed) for e in events)
+
+    def _read_after(self, cand: Candidate, board: dict[str, Hashable],
+                    since: list[tuple[list, float]]) -> tuple[Tracker, list[Event]]:
+        """The next player's tracker once ``cand`` is made, begun with the sensors showing
+        ``board``, after the scans' changes ``since`` read in order; and what it said."""
         nxt = self._tracker_from(self._made(cand), board)
         events: list[Event] = []
-        for _, when, changes, _ in self.batches:
-            events += nxt.changes(changes, when)
-        return bool(nxt.complete_turns()) or any(isinstance(e, Committed) for e in events)
+        for changes, t in since:
+            events += nxt.changes(changes, t)
+        return nxt, events
 
     def _since_pending(self) -> tuple[dict[str, Hashable], list[tuple[list, float]]]:
         """The board when the waiting turn was done, and the scans' changes since."""
@@ -145,9 +153,7 @@ class Handover:
         board, since = self._since_pending()
         if not since:
             return False
-        nxt = self._tracker_from(self._made(cand), board)
-        for changes, t in since:
-            nxt.changes(changes, t)
+        nxt, _ = self._read_after(cand, board, since)
         return bool(nxt._prompt or nxt._alive or nxt.either or not nxt.differing)
 
     def _commit_since(self, cand: Candidate, t: float) -> list[Event]:
@@ -182,10 +188,8 @@ class Handover:
         """Once ``cand`` is made, would the changes since the board was held (or since
         ``board``) make (or ask about) a turn of the next player's, rather than be a
         touch?"""
-        nxt = self._tracker_from(self._made(cand), board or self.held_board or self.current)
-        events: list[Event] = []
-        for changes, t in self.since_held if since is None else since:
-            events += nxt.changes(changes, t)
+        nxt, events = self._read_after(cand, board or self.held_board or self.current,
+                                       self.since_held if since is None else since)
         return bool(nxt.pending) or any(isinstance(e, (Committed, Prompt)) for e in events)
 
     def _next_turn_held(self, cand: Candidate) -> bool:
@@ -293,9 +297,7 @@ class Handover:
         board, since = (self.held_board, self.since_held) if self.held_board is not None \
             else self._since_pending()
         for cand in fits if since else ():
-            nxt = self._tracker_from(self._made(cand), board)
-            for changes, t in since[:-1]:
-                nxt.changes(changes, t)
+            nxt, _ = self._read_after(cand, board, since[:-1])
             lifts = {c.text: c.lift for c in nxt.alive()}
             events = nxt.changes(*since[-1])
             done = {e.move for e in events if isinstance(e, Committed)} | {
