@@ -10,8 +10,9 @@ whose turns no longer explain the board is let go (a single bumped by a step onl
 was no bigger than the stepping piece), and once every reading left agrees on the answer,
 the question closes by itself and its turn, and those after it that every reading agrees
 on, are committed. Where nothing later decides it, it stays open and every reading is
-followed (at most :data:`boards.readings.LEAVES`; a reading asked once more while they are
-full waits, as it fits).
+followed (at most :data:`boards.readings.LEAVES`; while they are full, a reading asked once
+more makes room by letting go those that took more answers for granted, :func:`crowded`,
+or else waits, as it fits; a question that lost readings so never settles by itself).
 
 A decision ``none`` may decline (a Tesulda swap, take or draw) is declined once the next
 player begins, as the replay contract says (``docs/architecture.md``); it is not forked.
