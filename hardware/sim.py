@@ -42,6 +42,10 @@ toggle_print(False)  # fake_rpi otherwise prints every GPIO call it handles itse
 
 _Pin = int
 _NetKey = tuple[Any, ...]
+_GPIO = fake_rpi.RPi._GPIO
+_IN, _OUT, _HIGH, _LOW = _GPIO.IN, _GPIO.OUT, _GPIO.HIGH, _GPIO.LOW
+_PUD_OFF, _PUD_UP, _PUD_DOWN = _GPIO.PUD_OFF, _GPIO.PUD_UP, _GPIO.PUD_DOWN
+_PULLS = (_PUD_OFF, _PUD_UP, _PUD_DOWN)
 
 
 class SimBoard:
@@ -219,9 +223,11 @@ class SimGPIO(fake_rpi.RPi._GPIO):
         self._forced: dict[_Pin, int] = {}
         self._slot = {pin: i for i, pin in enumerate(pins)}
         self._codes = [0] * len(pins)
-        self._pins_key: _NetKey = ()
+        self._pins_key: _NetKey | None = ()  # None: to be made from _codes when needed
         self._pins_version = 0
-        self._seen: tuple[frozenset[Address] | None, int] = (None, -1)
+        # the contacts and pin settings _levels was solved for
+        self._seen_contacts: frozenset[Address] | None = None
+        self._seen_version = -1
         self._levels: dict[_Pin, int] = {}
         self._nets: dict[tuple[frozenset[Address], _NetKey], dict[_Pin, int]] = {}
         self._pins_changed()
@@ -252,27 +258,30 @@ class SimGPIO(fake_rpi.RPi._GPIO):
                 "Please set pin numbering mode using GPIO.setmode(GPIO.BOARD) or "
                 "GPIO.setmode(GPIO.BCM)"
             )
-        if direction not in (self.IN, self.OUT):
-            raise ValueError("An invalid direction was passed to setup()")
-        if pull_up_down not in (self.PUD_OFF, self.PUD_UP, self.PUD_DOWN):
-            raise ValueError("Invalid value for pull_up_down - should be either PUD_OFF, PUD_UP "
-                             "or PUD_DOWN")
-        if direction == self.OUT and pull_up_down != self.PUD_OFF:
-            raise ValueError("pull_up_down parameter is not valid for outputs")
-        if direction == self.IN and initial != -1:
-            raise ValueError("initial parameter is not valid for inputs")
-        for pin in _channels(channel):
+        # The usual call (a row driven, or let go) is checked in one test; anything else is
+        # checked in RPi.GPIO's order, for its error (_check_setup).
+        if not ((direction == _OUT and pull_up_down == _PUD_OFF)
+                or (direction == _IN and initial == -1 and pull_up_down in _PULLS)):
+            _check_setup(direction, pull_up_down, initial)
+        slot, codes = self._slot, self._codes
+        for pin in (channel,) if type(channel) is int else _channels(channel):
             self._dir[pin] = direction
-            if direction == self.OUT:
+            if direction == _OUT:
                 self._pull.pop(pin, None)
                 if initial == -1:  # no initial level: the pin keeps its last one
-                    self._level[pin] = self._level.get(pin, self.LOW)
+                    level = self._level[pin] = self._level.get(pin, _LOW)
                 else:
-                    self._level[pin] = self.HIGH if initial else self.LOW
+                    level = self._level[pin] = _HIGH if initial else _LOW
+                code = _OUT_CODE + level * 1000  # (as _code makes it)
             else:
                 self._pull[pin] = pull_up_down
                 self._level.pop(pin, None)
-        self._pins_changed(_channels(channel))
+                code = _IN_CODE + pull_up_down
+            i = slot.get(pin)
+            if i is not None:  # a matrix pin: its settings' code changes
+                codes[i] = code
+        self._pins_key = None
+        self._pins_version += 1
 
     def output(self, channel: int | Iterable[int], value: int | Iterable[int]) -> None:
         pins = _channels(channel)
@@ -293,17 +302,17 @@ class SimGPIO(fake_rpi.RPi._GPIO):
         d = self._dir.get(channel)
         if d is None:
             raise RuntimeError("You must setup() the GPIO channel first")
-        if d == self.OUT:
+        if d == _OUT:
             return self._level[channel]
         if channel in self._matrix_pins:
             contacts = self.board.contacts()
-            if self._seen[0] is not contacts or self._seen[1] != self._pins_version:
+            if self._seen_contacts is not contacts or self._seen_version != self._pins_version:
                 self._levels = self._nets_for(contacts)
-                self._seen = (contacts, self._pins_version)
+                self._seen_contacts, self._seen_version = contacts, self._pins_version
             return self._levels[channel]
         if channel in self._forced:
             return self._forced[channel]
-        return self.HIGH if self._pull.get(channel) == self.PUD_UP else self.LOW
+        return _HIGH if self._pull.get(channel) == _PUD_UP else _LOW
 
     def set_input(self, channel: int, value: int) -> None:
         """fake-rpi's hook: force what a pin outside the matrix reads."""
@@ -336,20 +345,19 @@ class SimGPIO(fake_rpi.RPi._GPIO):
 
     # -- the electrical model ------------------------------------------------------------
     def _pins_changed(self, pins: Iterable[_Pin] | None = None) -> None:
-        """Refresh the key of the matrix pins' settings (all of them, or just `pins`)."""
-        for pin in self._slot if pins is None else pins:
-            i = self._slot.get(pin)
+        """Refresh the codes of the matrix pins' settings (all of them, or just `pins`);
+        their key is made when the matrix is next read (:meth:`_nets_for`)."""
+        slot, codes = self._slot, self._codes
+        for pin in slot if pins is None else pins:
+            i = slot.get(pin)
             if i is not None:
-                d, lv, pull = self._dir.get(pin), self._level.get(pin), self._pull.get(pin)
-                self._codes[i] = (
-                    (9 if d is None else d) * 10000
-                    + (9 if lv is None else lv) * 1000
-                    + (99 if pull is None else pull)
-                )
-        self._pins_key = tuple(self._codes)
+                codes[i] = _code(self._dir.get(pin), self._level.get(pin), self._pull.get(pin))
+        self._pins_key = None
         self._pins_version += 1
 
     def _nets_for(self, contacts: frozenset[Address]) -> dict[_Pin, int]:
+        if self._pins_key is None:
+            self._pins_key = tuple(self._codes)
         key = (contacts, self._pins_key)
         levels = self._nets.get(key)
         if levels is None:
@@ -425,6 +433,29 @@ class SimHallMatrix:
         jitter = self._rng.uniform
         return {addr: f + jitter(-self.noise, self.noise)
                 for addr, f in self.board.fields().items()}
+
+
+def _check_setup(direction: int, pull_up_down: int, initial: int) -> None:
+    """Raise what RPi.GPIO's setup() raises for these arguments, if anything."""
+    if direction not in (_IN, _OUT):
+        raise ValueError("An invalid direction was passed to setup()")
+    if pull_up_down not in _PULLS:
+        raise ValueError("Invalid value for pull_up_down - should be either PUD_OFF, PUD_UP "
+                         "or PUD_DOWN")
+    if direction == _OUT and pull_up_down != _PUD_OFF:
+        raise ValueError("pull_up_down parameter is not valid for outputs")
+    if direction == _IN and initial != -1:
+        raise ValueError("initial parameter is not valid for inputs")
+
+
+def _code(direction: int | None, level: int | None, pull: int | None) -> int:
+    """A matrix pin's settings as one number (a part of the key of the nets solved)."""
+    return ((9 if direction is None else direction) * 10000 + (9 if level is None else level)
+            * 1000 + (99 if pull is None else pull))
+
+
+_OUT_CODE = _code(_OUT, 0, None)  # an output's, but for its level's 1000s
+_IN_CODE = _code(_IN, None, 0)  # an input's, but for its pull
 
 
 def _channels(channel: int | Iterable[int]) -> list[int]:
