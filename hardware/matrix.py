@@ -47,14 +47,17 @@ class GpioMatrixScanner:
         gpio = self.gpio
         setup, read_pin = gpio.setup, gpio.input
         out, high, inp, off = gpio.OUT, gpio.HIGH, gpio.IN, gpio.PUD_OFF
-        cols = tuple(enumerate(self.col_pins))
+        cols, settle = tuple(enumerate(self.col_pins)), self.settle_s
         closed: list[Address] = []
+        add = closed.append  # (a plain loop: a generator per row costs more than its reads)
         for r, row_pin in enumerate(self.row_pins):
             setup(row_pin, out, initial=high)
             try:
-                if self.settle_s > 0:
-                    busy_wait(self.settle_s)
-                closed.extend((r, c) for c, col_pin in cols if read_pin(col_pin))
+                if settle > 0:
+                    busy_wait(settle)
+                for c, col_pin in cols:
+                    if read_pin(col_pin):
+                        add((r, c))
             finally:
                 setup(row_pin, inp, pull_up_down=off)
         return frozenset(closed)
