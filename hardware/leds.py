@@ -31,6 +31,8 @@ class _Frame:
             raise ValueError(f"a strip needs at least one LED, got n={n}")
         self.n = n
         self._next: list[RGB] = [OFF] * n
+        # The colours set_many has found good, by identity (kept, so no id is reused).
+        self._checked: dict[int, RGB] = {id(OFF): OFF}
 
     def set(self, i: int, rgb: RGB) -> None:
         if not 0 <= i < self.n:
@@ -40,14 +42,16 @@ class _Frame:
     def set_many(self, leds: Iterable[tuple[int, RGB]]) -> None:
         """:meth:`set` each LED of ``leds`` (index, colour) to its colour: one call for
         the LEDs a frame changes."""
-        n, frame = self.n, self._next
+        n, frame, checked = self.n, self._next, self._checked
         for i, rgb in leds:
-            r, g, b = rgb
-            if 0 <= i < n and type(r) is type(g) is type(b) is int and 0 <= r <= 255 \
-                    and 0 <= g <= 255 and 0 <= b <= 255:
-                frame[i] = (r, g, b)
-            else:
-                self.set(i, rgb)  # (raises, naming what is wrong)
+            # The same few colour tuples (a palette's) come frame after frame: each is
+            # checked once, and then known by identity (a tuple equal to set()'s).
+            if checked.get(id(rgb)) is rgb and 0 <= i < n:
+                frame[i] = rgb
+                continue
+            self.set(i, rgb)  # (raises, naming what is wrong)
+            if type(rgb) is tuple and len(checked) < 64:
+                checked[id(rgb)] = rgb
 
     def fill(self, rgb: RGB) -> None:
         self._next = [_rgb(rgb)] * self.n

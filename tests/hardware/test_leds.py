@@ -26,6 +26,21 @@ def test_memory_strip_rejects_bad_index_and_colour():
         strip.set(0, (256, 0, 0))
 
 
+def test_set_many_checks_every_colour_and_index_as_set_does():
+    strip, red = MemoryStrip(3), (255, 0, 0)
+    strip.set_many([(0, red), (2, [0, 0, 9])])  # a colour not a tuple is taken as set() takes it
+    strip.set_many([(1, red)])  # red again: known by now
+    strip.show()
+    assert strip.shown() == [red, red, (0, 0, 9)]
+    for bad in ((1.0, 0, 0), (255.0, 0, 0), (256, 0, 0), [0, -1, 0]):  # equal or not to red
+        with pytest.raises(ValueError):
+            strip.set_many([(0, bad)])
+    with pytest.raises(IndexError):
+        strip.set_many([(3, red)])  # a colour known, on an LED the strip has not
+    with pytest.raises(IndexError):
+        strip.set_many([(-1, red)])
+
+
 @pytest.fixture
 def agnostic(monkeypatch):
     monkeypatch.setenv("BLINKA_OS_AGNOSTIC", "1")
