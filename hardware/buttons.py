@@ -35,17 +35,18 @@ class Buttons:
 
     def poll(self, now: float) -> list[Press]:
         pressed = []
-        low = self.gpio.LOW
-        read = self.gpio.input
+        low, read = self.gpio.LOW, self.gpio.input
+        was_down, since_of = self._down, self._since
         for press, pin in self.pins.items():
             down = read(pin) == low
-            if down == self._down[press]:
-                self._since.pop(press, None)
+            if down == was_down[press]:
+                if since_of:  # (mostly none is changing: every scan reads every button)
+                    since_of.pop(press, None)
                 continue
-            since = self._since.setdefault(press, now)
+            since = since_of.setdefault(press, now)
             if now - since >= self.window_s - 1e-9:
-                del self._since[press]
-                self._down[press] = down
+                del since_of[press]
+                was_down[press] = down
                 if down:
                     pressed.append(press)
         return pressed
