@@ -571,10 +571,13 @@ class BoardService:
         before, self.frame = self.frame, frame
         self.revision += 1
         led, colour = self.layout.cell_led, self.palette
-        # Only the LEDs that change are set, in one call.
-        self.strip.set_many([(led[cell], hints.OFF) for cell in before.keys() - frame.keys()]
-                            + [(led[cell], colour[role]) for cell, role in frame.items()
-                               if before.get(cell) != role])
+        # Only the LEDs that change are set, in one call (each cell has its own LED: the
+        # order does not matter, so the sets of the two frames tell them).
+        changed = [(led[cell], colour[role]) for cell, role in frame.items() - before.items()]
+        gone = before.keys() - frame.keys()
+        if gone:
+            changed += [(led[cell], hints.OFF) for cell in gone]
+        self.strip.set_many(changed)
         self.strip.show()
 
     def result(self) -> str:
