@@ -26,6 +26,22 @@ class Prompt(NamedTuple):
     t: float
     options: list[str]
 
+    @property
+    def key(self) -> str:
+        """What tells this question from any other, for an answer to name the one it was
+        given for (:func:`question_key`)."""
+        return question_key(self.t, self.options)
+
+
+def question_key(t: float, options: list[str] | tuple[str, ...]) -> str:
+    """A question's key: when it was asked (to the millisecond, as event lines give it)
+    and its options, in order.
+
+    >>> question_key(1.5, ["k11-k10", "none"])
+    '1.500|k11-k10|none'
+    """
+    return f"{t:.3f}|" + "|".join(options)
+
 
 class Rejected(NamedTuple):
     t: float

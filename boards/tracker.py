@@ -306,11 +306,17 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             return []
         return self._clock(t, player)
 
-    def choose(self, value: str, t: float) -> list[Event]:
+    def choose(self, value: str, t: float, asked: str | None = None) -> list[Event]:
         """An answer to the open prompt: one of its options, or the same move written
-        another way the notation allows (e.g. a Tulaga's stones in another order)."""
+        another way the notation allows (e.g. a Tulaga's stones in another order).
+        ``asked``: the key of the question it was given for (:attr:`Prompt.key`); if
+        another has taken its place since (later events settled it, or changed what is
+        asked), the answer is refused, never taken for the question now open."""
         if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
+        if asked is not None and asked != self._prompt.key:
+            return [Rejected(t, f"{quote(value)} answered a question no longer open; now "
+                                f"asked: {', '.join(self._prompt.options)}")]
         was = self.phase
         events = self._choose(value, t)
         while self.held and self._prompt is None:

@@ -32,6 +32,7 @@ import rules
 
 from . import decisions
 from .constants import NONE
+from .events import question_key
 from .phases import Phase
 
 if TYPE_CHECKING:
@@ -72,6 +73,12 @@ class Question:
     @property
     def values(self) -> tuple[str, ...]:
         return tuple(o.value for o in self.options)
+
+    @property
+    def key(self) -> str:
+        """The question's key (:func:`boards.events.question_key`): an answer that names
+        it is refused once another question has taken its place."""
+        return question_key(self.asked_at, self.values)
 
     @property
     def on_offer(self) -> Option | None:

@@ -1,7 +1,10 @@
 """``sensorboard replay``: the whole pipeline on simulated magnets and a virtual clock.
 
 Input: JSON lines ``{"t": 0.0, "op": "lift"|"place", "cell": "c1"}``,
-``{"t": .., "op": "choose", "value": ".."}``, ``{"t": .., "op": "press", "button": "clock"}``,
+``{"t": .., "op": "choose", "value": ".."}`` (optionally ``"asked": "T|OPTION|..."``, the key
+of the question it answers: the ``t`` of its prompt line to the millisecond and its options,
+so an answer meant for a question that later events replaced is refused, not taken for the
+new one), ``{"t": .., "op": "press", "button": "clock"}``,
 and before all of those ``{"t": 0, "op": "setup", "text": ".."}`` (a setup entered, as the
 terminal's ``setup`` command and ``POST /api/setup`` take it).
 Output: one JSON line per move, error and prompt, then a ``final`` line.
@@ -42,6 +45,7 @@ class InputEvent:
     op: str
     arg: str
     player: str | None = None  # a press: whose side of the clock (None: a shared button)
+    asked: str | None = None  # an answer: the key of the question it is for (None: the open one)
 
 
 def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
@@ -86,13 +90,18 @@ def parse_events(lines: Iterable[str], where: str, cells: Iterable[str],
                 not isinstance(player, str) or players and player not in players):
             raise InputError(f"{here}: press: 'player' must be one of {', '.join(players)}, "
                              f"got {quote(player)}")
-        extra = set(item) - {"t", "op", key} - ({"player"} if op == "press" else set())
+        asked = item.get("asked")
+        if op == "choose" and "asked" in item and not isinstance(asked, str):
+            raise InputError(f"{here}: choose: 'asked' must be a question's key as a string "
+                             f"(\"T|OPTION|...\"), got {quote(asked)}")
+        extra = set(item) - {"t", "op", key} - (
+            {"player"} if op == "press" else {"asked"} if op == "choose" else set())
         if extra:
             raise InputError(f"{here}: unexpected keys {quote(sorted(extra))}")
         if op == "setup" and begun is not None:
             raise InputError(f"{here}: setup: a setup is entered before the game begins; "
                              f"line {begun.line} already does {begun.op} {begun.arg}")
-        events.append(InputEvent(n, float(t), op, arg, player))
+        events.append(InputEvent(n, float(t), op, arg, player, asked))
         begun = begun or (events[-1] if op != "setup" else None)
         last_t = t
     return events
@@ -192,7 +201,7 @@ def replay(state: rules.GameState, layout: Layout, events: list[InputEvent], whe
                              f"{', '.join(buttons)}")
         if ev.op in ("press", "choose"):
             run.catch_up()
-        for item in service.act(ev.op, ev.arg, ev.player):
+        for item in service.act(ev.op, ev.arg, ev.player, asked=ev.asked):
             if isinstance(slip := events_module.from_json(item), events_module.Rejected):
                 # An answer when no question is open (or not one offered) is a player's
                 # slip, not malformed input: said on stderr, and the replay goes on.

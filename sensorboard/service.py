@@ -293,11 +293,13 @@ class BoardService:
             self._show(now)
         return out
 
-    def act(self, op: str, value: str, player: str | None = None) -> list[dict]:
+    def act(self, op: str, value: str, player: str | None = None, *,
+            asked: str | None = None) -> list[dict]:
         """One action of a player, the one place the terminal, the page, the demo and replay
         hand theirs to: ``lift`` or ``place`` on ``value``, a cell of the simulated board;
         ``press`` the button ``value`` (``player``: whose clock side, None for a shared
-        button); ``choose`` the answer ``value``; ``setup`` the setup text ``value``
+        button); ``choose`` the answer ``value`` (``asked``: the key of the question it
+        answers, see :meth:`choose`); ``setup`` the setup text ``value``
         before the first move (see :meth:`set_up`, whose errors it raises). Returns the
         events it caused at once."""
         if op == "lift":
@@ -307,7 +309,7 @@ class BoardService:
         elif op == "press":
             return self.press(value, player)
         elif op == "choose":
-            return self.choose(value)
+            return self.choose(value, asked)
         elif op == "setup":
             return self.set_up(value)
         else:
@@ -328,7 +330,7 @@ class BoardService:
         step = None if question is None else answers.press(question, button, player)
         if step is not None:  # an answer on the board itself: hint offers, the clock confirms
             if step.chosen is not None:
-                return self.choose(step.chosen)
+                return self.choose(step.chosen, question.key)
             self._replan = self._view_stale = True
             self._view = replace(self.view, question=question.offering(step.offered))
             self.revision += 1
@@ -390,10 +392,13 @@ class BoardService:
             self.revision += 1
         return out
 
-    def choose(self, value: str) -> list[dict]:
+    def choose(self, value: str, asked: str | None = None) -> list[dict]:
+        """An answer; ``asked``: the key of the question it was given for
+        (:attr:`boards.view.Question.key`), refused once another has taken its place."""
         now = self.clock.now()
-        self.record({"type": "answer", "t": round(now, 3), "value": value})
-        return self.emit(self.tracker.choose(value, now))
+        item = {"type": "answer", "t": round(now, 3), "value": value}
+        self.record(item if asked is None else {**item, "asked": asked})
+        return self.emit(self.tracker.choose(value, now, asked))
 
     def set_up(self, text: str) -> list[dict]:
         """Enter a setup before the first move (Tesulda: one or both sides' figures, in the

@@ -15,7 +15,8 @@ Endpoints (JSON in, JSON out; errors are ``{"error": "<one line>"}`` with a 4xx 
 - ``GET /ws`` a WebSocket pushing the snapshot whenever it changes
 - ``POST /api/lift {"cell"}``, ``/api/place {"cell"}``, ``/api/toggle {"cell"}`` (lift
   if the cell holds a magnet, else place one): the simulated magnets
-- ``POST /api/press {"button": "clock"}``, ``/api/choose {"value"}``,
+- ``POST /api/press {"button": "clock"}``, ``/api/choose {"value", "asked"}`` (``asked``,
+  optional: the snapshot's ``question_key``; 409 once another question took its place),
   ``/api/new {"game"}``
 - ``POST /api/setup {"text"}``: a setup entered before the first move (Tesulda: one or
   both sides' figures, the text of a ``--setup`` file); a bad one answers 400 with
@@ -302,15 +303,23 @@ class WebSession:
                 **position_json(view.state, k, bounds[k], bounds[k - 1] if k else 0,
                                 self.service.palette)}
 
-    def choose(self, value: object) -> None:
-        asked = self.service.view.question
-        if asked is None:
+    def choose(self, value: object, asked: object = None) -> None:
+        """An answer; ``asked``: the key of the question it was given for (the snapshot's
+        ``question_key``), refused once another question has taken its place."""
+        question = self.service.view.question
+        if question is None:
             raise ActionError(409, f"no question is open; {quote(value)} ignored")
-        if not isinstance(value, str) or value not in asked.values:
+        if asked is not None and not isinstance(asked, str):
+            raise ActionError(400, f"'asked' must be the key of the question answered, a "
+                                   f"string, got {quote(asked)}")
+        if asked is not None and asked != question.key:
+            raise ActionError(409, f"{quote(value)} answered a question no longer open; now "
+                                   f"asked: {', '.join(question.values)}")
+        if not isinstance(value, str) or value not in question.values:
             raise ActionError(400, f"{quote(value)} is not offered; options: "
-                                   f"{', '.join(asked.values)}")
+                                   f"{', '.join(question.values)}")
         self._not_during_demo()
-        self.service.act("choose", value)
+        self.service.act("choose", value, asked=asked)
 
     def set_up(self, text: object) -> None:
         """Enter a setup (see :meth:`BoardService.set_up`) before the first move."""
@@ -402,7 +411,8 @@ def _error(status: int, message: str, errors: list[str] | None = None) -> web.Re
 ACTIONS = {"lift": "cell", "place": "cell", "toggle": "cell", "press": "button",
            "choose": "value", "new": "game", "setup": "text", "against": "opponent",
            "turn": "move"}
-OPTIONAL = {"press": ("player",), "against": ("side", "pair")}  # more fields an action takes
+# more fields an action takes
+OPTIONAL = {"press": ("player",), "choose": ("asked",), "against": ("side", "pair")}
 
 
 SESSION = web.AppKey("session", WebSession)

@@ -85,3 +85,29 @@ def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service()
     assert moved == ["+l8", "+c5", "+e9", "+c6"]
     assert not [item for item in board.out if item["type"] in ("error", "rejected")]
     assert board.service.tracker.prompt is None
+
+
+def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
+    """Yellow's pawn on b1 touched (lifted, put back) is asked about: a touch, or b1-b2
+    onto its own block and red's block on b1. Yellow then steps b1-c1; once the board is
+    still, later events settle the first question (``none``) and the step is asked. A
+    ``none`` meant for the first question is refused, not taken for the second, where it
+    would say that yellow made no step at all."""
+    state = rules.new_game("teblo")
+    for move in ("a1-b1", "+c5", "+b2", "+c6"):
+        state.push_str(move)
+    tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+    tracker.change("b1", False, 1.0)
+    tracker.change("b1", True, 1.5)
+    first = tracker.prompt
+    assert first.options == ["b1-b2", "none"]
+    tracker.change("b1", False, 3.0)
+    tracker.change("c1", True, 3.5)
+    tracker.tick(5.0)
+    second = tracker.prompt
+    assert second.options == ["b1-b2", "b1-c1", "none"]
+    refused = tracker.choose("none", 5.2, asked=first.key)
+    assert [type(e).__name__ for e in refused] == ["Rejected"]
+    assert "no longer open; now asked: b1-b2, b1-c1, none" in refused[0].reason
+    assert tracker.prompt == second and tracker.turns()[-1] == "+c6"
+    assert moves(tracker.choose("b1-c1", 6.0, asked=second.key)) == ["b1-c1"]

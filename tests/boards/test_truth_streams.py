@@ -56,8 +56,8 @@ def test_a_stream_that_leaves_the_truth_is_caught():
 
     original = Tracker.choose
 
-    def careless(self, value, t):
-        return original(self, self.prompt.options[0] if self.prompt else value, t)
+    def careless(self, value, t, asked=None):
+        return original(self, self.prompt.options[0] if self.prompt else value, t, asked)
 
     Tracker.choose = careless
     try:

@@ -270,8 +270,8 @@ class TrackerBoard:
     def press(self, player: str | None, t: float) -> list:
         return self.advance(t) + self.tracker.press("clock", t, player)
 
-    def choose(self, value: str, t: float) -> list:
-        return self.advance(t) + self.tracker.choose(value, t)
+    def choose(self, value: str, t: float, asked: str | None = None) -> list:
+        return self.advance(t) + self.tracker.choose(value, t, asked)
 
     def finish(self, t: float) -> list:
         return self.advance(t) + self.tracker.flush(t)
@@ -444,7 +444,9 @@ class Player:
         else:
             self.wait()
         self.result.log.append(f"{self.t:.2f} choose {want}")
-        self.handle(self.board.choose(want, self.t))
+        # The answer is for the question read: one that took its place meanwhile (the
+        # touch above changed what is asked) refuses it, and is read and answered anew.
+        self.handle(self.board.choose(want, self.t, prompt.key))
         if self.board.prompt is prompt and not self.result.off:
             self.result.off = f"ply {k + 1}: the answer {want!r} to {prompt.options} was refused"
         return True

@@ -108,7 +108,11 @@ class ServiceBoard:
         line = {"t": t, "op": "press", "button": "clock"}
         return self._line(line if player is None else {**line, "player": player})
 
-    def choose(self, value: str, t: float) -> list:
+    def choose(self, value: str, t: float, asked: str | None = None) -> list:
+        """An answer line, not naming its question (``asked`` is not written): this board
+        scans on past a place to let it settle and replay does not, so a question put
+        just after one may be put a few milliseconds apart on the two, and a key written
+        here could miss its own question there."""
         return self._line({"t": t, "op": "choose", "value": value})
 
     def finish(self, t: float) -> list:

@@ -117,3 +117,9 @@ def test_clock_buttons_per_player_or_shared(tmp_path):
     with pytest.raises(LayoutError, match=r"wrong\.toml: buttons\.clock: one button per "
                                           r"player needs exactly the players yellow, red"):
         load_layout(wrong)
+
+
+def test_an_answer_names_its_question_by_a_string():
+    err = one_line(replay(['{"t": 0, "op": "choose", "value": "none", "asked": 1.5}']))
+    assert err == ("sensorboard: <stdin>:1: choose: 'asked' must be a question's key as a "
+                   "string (\"T|OPTION|...\"), got 1.5\n")

@@ -23,12 +23,12 @@ HALL = shipped_layouts()["teblo-hall"]
 REEDS = shipped_layouts()["teblo"]
 
 
-def run(lines, layout=REEDS, position=None):
+def run(lines, layout=REEDS, position=None, **kw):
     state = rules.from_position("teblo", position) if position else rules.new_game("teblo")
     events = parse_events([json.dumps(x) for x in lines], "test", state.GEOMETRY.names,
                           state.PLAYERS)
     out = []
-    final = replay(state, load_layout(layout), events, "test", out.append)
+    final = replay(state, load_layout(layout), events, "test", out.append, **kw)
     return out, final
 
 
@@ -234,3 +234,31 @@ def test_answer_given_right_after_the_place_waits_for_the_board_to_settle():
                {"t": t + 0.501, "op": "choose", "value": "b2-c2"}]
     out, final = run(events)
     assert moves(out)[-1] == "b2-c2"
+
+
+def test_a_replayed_answer_names_its_question_and_a_replaced_one_refuses_it():
+    """``choose`` may name the question it answers (``asked``: its prompt line's ``t`` to
+    the millisecond and its options, joined by ``|``). Yellow's touch of b1 is asked
+    about; yellow then steps b1-c1, the first question settles and the step is asked: a
+    ``none`` meant for the first is refused with a warning, and the step answered."""
+    lines = [ev(1.0, "lift", "a1"), ev(1.5, "place", "b1"), ev(2.0, "place", "c5"),
+             ev(2.5, "place", "b2"), ev(3.0, "place", "c6"), ev(4.0, "lift", "b1"),
+             ev(4.5, "place", "b1")]
+    out, _ = run(lines)
+    first = [x for x in out if x["type"] == "prompt"][-1]
+    assert first["options"] == ["b1-b2", "none"]
+    key = f"{first['t']:.3f}|b1-b2|none"
+    lines += [ev(5.0, "lift", "b1"), ev(5.5, "place", "c1")]
+    warned: list[str] = []
+    out, _ = run([*lines, {"t": 7.0, "op": "choose", "value": "none", "asked": key}],
+                 warn=warned.append)
+    assert [x["options"] for x in out if x["type"] == "prompt"][-1] == \
+        ["b1-b2", "b1-c1", "none"]
+    assert moves(out) == ["a1-b1", "+c5", "+b2", "+c6"]
+    assert warned == ["test:10: choose: 'none' answered a question no longer open; now "
+                      "asked: b1-b2, b1-c1, none"]
+    second = [x for x in out if x["type"] == "prompt"][-1]
+    lines.append({"t": 7.0, "op": "choose", "value": "b1-c1",
+                  "asked": f"{second['t']:.3f}|b1-b2|b1-c1|none"})
+    out, _ = run(lines)
+    assert moves(out) == ["a1-b1", "+c5", "+b2", "+c6", "b1-c1"]

@@ -362,3 +362,30 @@ def test_run_options_make_the_game_s_boards_and_no_other_game_s():
         plain.press("roll")
     session.new_game("tulaga")  # Telec's options are not Tulaga's
     assert session.full()["game"] == "tulaga"
+
+
+def test_an_answer_names_its_question_and_a_replaced_one_refuses_it(make_server):
+    """The page sends the key of the question it showed: once later events have put
+    another question in its place, the answer is refused (409) rather than taken for the
+    new one. Teblo on reed switches: yellow's pawn touched on b1 is asked about (a touch,
+    or b1-b2 onto its own block and red's block on b1); yellow then steps b1-c1, the first
+    question settles by itself and the step is asked."""
+    server = make_server("teblo")
+    for op, cell in (("lift", "a1"), ("place", "b1"), ("place", "c5"), ("place", "b2"),
+                     ("place", "c6"), ("lift", "b1"), ("place", "b1")):
+        server.post(op, {"cell": cell})
+        wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    first = wait_for(lambda: (s := server.state())["prompt"] == ["b1-b2", "none"] and s)
+    for op, cell in (("lift", "b1"), ("place", "c1")):
+        server.post(op, {"cell": cell})
+        wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    second = wait_for(lambda: (s := server.state())["prompt"] == ["b1-b2", "b1-c1", "none"]
+                      and s)
+    assert second["question_key"] != first["question_key"]
+    status, answer = server.post("choose", {"value": "none", "asked": first["question_key"]})
+    assert status == 409
+    assert answer["error"] == "'none' answered a question no longer open; now asked: " \
+        "b1-b2, b1-c1, none"
+    assert server.state()["prompt"] == ["b1-b2", "b1-c1", "none"]
+    status, _ = server.post("choose", {"value": "b1-c1", "asked": second["question_key"]})
+    assert status == 200 and server.state()["moves"][-1] == "b1-c1"

@@ -472,10 +472,14 @@ function render(snap) {
       words.className = "option-text";
       words.textContent = text;
       b.append(...pieces.map((p) => pieceIcon(p)), words);
-      b.addEventListener("click", () => post("choose", { value }));
+      // The answer names the question shown when it was given: one that later events
+      // replaced meanwhile refuses it (409) rather than taking it for the new one.
+      b.addEventListener("click",
+        () => post("choose", { value, asked: options.dataset.asked || undefined }));
       return b;
     }));
   }
+  options.dataset.asked = snap.question_key || "";
   for (const b of options.querySelectorAll("button")) {
     b.setAttribute("aria-current", String(b.dataset.value === snap.offered));
   }
