@@ -24,11 +24,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
+from .constants import NONE
 from .events import Committed, Rolled, Settled, TakenBack
 from .undecided import crowded
 
 LEAVES = 64  # the most readings followed at once
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
+SLACK = 1  # a reading that takes more than this many unusual actions more than one that
+#            fits is let go
 
 
 Path = tuple[str, ...]
@@ -50,6 +53,10 @@ class Readings:
     # later events cannot settle them (the reading left out may have been the true one).
     cut: frozenset = frozenset()
     still_from: float | None = None  # the last input while the readings are followed
+    # The unusual actions the answers on this reading's path take for granted (:meth:`_price`).
+    cost: int = 0
+    pressing: bool = False  # the input being read is a clock press
+    asked_at_press: bool = False  # the question open was raised by a clock press
 
     def fork(self):
         """A copy of this tracker that goes its own way from here (its game, board and
@@ -72,6 +79,7 @@ class Readings:
         question is forked by the tracker at the root, which counts the readings)."""
         self.readings, self.told, self.read_for = {}, {}, self._prompt
         self.cut = frozenset()
+        self.asked_at_press = self.pressing
         if self.depth:
             self.fork_me = self._prompt
             return
@@ -80,15 +88,23 @@ class Readings:
 
     def _branch(self, path: Path, node, t: float) -> None:
         """Fork ``node`` (the reading at ``path``) once per answer to its question; a fork
-        that the answer leaves asking again is forked at once, room allowing."""
+        that the answer leaves asking again is forked at once, room allowing. An answer
+        that would make a reading dearer than :data:`SLACK` over the cheapest that fits is
+        not followed (a reading all of whose answers are is let go)."""
         node.fork_me = None
-        for option in node._prompt.options:
+        dearest = min((self.readings[p].cost for p in self._leaves() if p != path
+                       and self.readings[p].fits()), default=node.cost) + SLACK
+        options = [o for o in node._prompt.options if node.cost + _price(node, o) <= dearest]
+        if path and not options:
+            self._keep([p for p in self._leaves() if p != path])
+            return
+        for option in options:
             twin = node.fork()
-            twin.depth = 1
+            twin.depth, twin.cost = 1, node.cost + _price(node, option)
             twin._prompt = node._prompt
             self.readings[(*path, option)] = twin
             self.told[(*path, option)] = twin.choose(option, t)
-        for option in node._prompt.options:
+        for option in options:
             twin = self.readings[(*path, option)]
             if twin.fork_me is not None and twin.fork_me is twin._prompt \
                     and self._room(twin, (*path, option)):
@@ -135,19 +151,23 @@ class Readings:
         return (not self.differing or bool(self._alive) or self.either or self.restoring
                 or self._prompt is not None)
 
-    def _drop_misfits(self, still: bool) -> None:
+    def _drop_misfits(self, still: bool, ended: bool = False) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
         next change may still make sense of one); let those go that missed
         :data:`STRIKES` times while another fits, or (``still``: the board has been still
-        for ``error_delay``) that do not fit now."""
+        for ``error_delay``; ``ended``: the input has ended) that do not fit now."""
         leaves = [self.readings[p] for p in self._leaves()]
         for reading in leaves:
-            reading.misfits = 0 if reading.fits() else reading.misfits + (not still)
-        limit = 1 if still else STRIKES
-        if any(r.misfits == 0 for r in leaves):
-            self._keep([p for p in self._leaves() if self.readings[p].misfits < limit])
+            reading.misfits = 0 if reading.fits() else reading.misfits + (not still or ended)
+        limit = 1 if still or ended else STRIKES
+        costs = [r.cost for r in leaves if r.misfits == 0]
+        if costs:
+            dearest = min(costs) + SLACK
+            self._keep([p for p in self._leaves() if self.readings[p].misfits < limit
+                        and self.readings[p].cost <= dearest])
 
-    def _settle(self, t: float, moved: bool = False, still: bool = False) -> list:
+    def _settle(self, t: float, moved: bool = False, still: bool = False,
+                ended: bool = False) -> list:
         """After an input: the readings that no longer fit are let go (while one does);
         answers every reading left agrees on are taken."""
         if not self.readings:
@@ -155,8 +175,8 @@ class Readings:
         if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
             self.readings, self.told, self.read_for = {}, {}, None
             return []
-        if (moved or still) and not self.lifting:
-            self._drop_misfits(still)
+        if (moved or still) and not self.lifting or ended:
+            self._drop_misfits(still, ended)
         out: list = []
         while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
@@ -185,3 +205,16 @@ class Readings:
         if self._prompt is not None and self._prompt in told:
             out.append(self._prompt)
         return out
+
+
+def _price(node, option: str) -> int:
+    """The unusual actions ``option``, an answer to ``node``'s question, takes for granted:
+    one for a turn the sensors cannot see at all that no clock press ended (a Teblo pawn
+    stepping between two own blocks on reed switches, with nobody pressing). ``none`` is
+    free: a piece touched and put back is as ordinary as a step onto an own block and the
+    opponent's block where the pawn stood, and a press of a shared clock button may be the
+    last mover's, confirming their turn; a piece no turn explains is let go as a misfit."""
+    if option == NONE:
+        return 0
+    silent = any(c.silent for c in node.pending if c.text == option)
+    return int(silent and not node.asked_at_press)

@@ -285,8 +285,15 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            return self._entered(was, self._press(button, t, player) + self._settle(t))
-        return self._entered(was, self._press(button, t, player))
+            return self._entered(was, self._pressed(button, t, player) + self._settle(t))
+        return self._entered(was, self._pressed(button, t, player))
+
+    def _pressed(self, button: str, t: float, player: str | None) -> list[Event]:
+        self.pressing = True
+        try:
+            return self._press(button, t, player)
+        finally:
+            self.pressing = False
 
     def _press(self, button: str, t: float, player: str | None) -> list[Event]:
         if button == "hint":
@@ -417,7 +424,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         was = self.phase
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
-            return self._entered(was, self._flush(t) + self._settle(t))
+            return self._entered(was, self._flush(t) + self._settle(t, ended=True))
         return self._entered(was, self._flush(t))
 
     def _flush(self, t: float) -> list[Event]:

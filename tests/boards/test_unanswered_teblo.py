@@ -61,3 +61,31 @@ def test_room_is_made_from_the_readings_with_the_most_answers_taken_for_granted(
     assert crowded(paths, 1, ("b", "x")) == set()
     assert crowded(paths, 1, ("b", "y", "q", "r")) == set()
     assert crowded([("a",), ("b",), ("b", "x"), ("b", "y")], 1, ("a",)) == set()
+
+
+def test_silent_steps_nobody_pressed_are_not_followed_beside_a_reading_without_them():
+    """Clean handling, nobody answering (seed 0, 30 plies): red's pawn walks between its
+    own blocks on j11 and i11 and i12, and each question about a step it made is also a
+    silent step nobody pressed for, then the opponent's turn. Readings that take two more
+    such steps for granted than the cheapest that fits are not followed, so the 64 fill no
+    more with chains of them (before: 15 of the 30 turns committed, the true reading
+    left no room), and every turn is committed as played once the input ends."""
+    from tests.boards.truth import Mix, run_stream
+
+    clean = Mix(touch=0, touch_last=0, touch_mid=0, touch_after=0, touch_enemy=0, press=0,
+                late=0, garbage=0, answer=False)
+    result = run_stream("teblo", "teblo", 0, plies=30, mix=clean)
+    assert result.committed == result.truth and len(result.truth) == 30
+
+
+def test_a_reading_pays_for_a_silent_turn_only_where_no_press_ended_it():
+    from types import SimpleNamespace
+
+    from boards.readings import _price
+
+    step = SimpleNamespace(text="j11-i11", silent=True)   # between two own blocks
+    block = SimpleNamespace(text="+i12", silent=False)
+    at_place = SimpleNamespace(pending=[step, block], asked_at_press=False)
+    at_press = SimpleNamespace(pending=[step, block], asked_at_press=True)
+    assert [_price(at_place, o) for o in ("j11-i11", "+i12", "none")] == [1, 0, 0]
+    assert [_price(at_press, o) for o in ("j11-i11", "+i12", "none")] == [0, 0, 0]
