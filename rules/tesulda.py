@@ -270,25 +270,27 @@ class TesuldaState(TesuldaWords, GameState):
         free, safe = ~own, guards.safe | won
         plain, risky = free & safe, free & near & ~safe
         # The Primes and the figures whose square an enemy's path to a Prime crosses.
-        special = guards.crossed | self._primes[me]
+        special = squares(guards.crossed | self._primes[me])
         for frm in squares(own):
             k = kinds[frm]
-            ends = k.memo[frm].get(occupied & k.relevant[frm])
+            picture = occupied & k.relevant[frm]  # all of it before k's first visit to frm
+            ends = k.memo[frm].get(picture)
             if ends is None:
-                ends = k.ends(frm, occupied)
-            if special & BIT[frm]:
+                ends = k.work_out(frm, occupied, picture)
+            if frm in special:
                 ends &= free
                 legal = ends and self._guarded(crowns, frm, ends, guards, won, near)
             else:
                 legal = ends & plain
-                if ends & risky:
+                if risky and ends & risky:
                     legal |= self._unsafe_legal(crowns, frm, ends & risky, guards)
             if legal:
                 if won & legal:
                     rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
                 caps = legal & enemy
-                found = _LISTS[frm].get(legal | caps << _N if caps else legal)
-                out += _listed(frm, legal, enemy) if found is None else found
+                key = legal | caps << _N if caps else legal
+                found = _LISTS[frm].get(key)
+                out += _listed(frm, legal, enemy, key) if found is None else found
         return out
 
     def _guarded(self, crowns: Sequence[int], frm: int, ends: int, guards: Guards, won: int,

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from .errors import MoveSyntaxError
 from .tesulda_pieces import _INDEX, _N, CELLS, _add, _fits, _parts, parse_pieces, pieces_str
-from .tesulda_reach import NAME_ORDER, NEAR
+from .tesulda_reach import BELOW_LENGTH, NAME_ORDER, NEAR
 
 # Phases of a turn.
 MOVE, ATTACK, EXTRAS = 0, 1, 2
@@ -110,44 +110,36 @@ def _hopeless(move: Move) -> bool:
     return move.kind == "swap" and "k" not in move.pieces
 
 
-#: Per square, its figure's moves per :func:`_list_key` (an int: no tuple for the
+#: Per square, its figure's moves per key of :func:`_listed` (an int: no tuple for the
 #: collector to visit).
 _LISTS: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(_N))
-#: ``_QUIET_AT[frm][k]``: :data:`_MOVES_AT`'s move that captures nothing.
-_QUIET_AT = tuple(tuple(pair[0] for pair in row) for row in _MOVES_AT)
-#: ``_BELOW[k]``: the bits below bit ``k``.
-_BELOW = tuple((1 << k) - 1 for k in range(_N))
+#: ``_MOVES_LENGTH[frm][n]``: :data:`_MOVES_AT` ``[frm][n - 1]``, the move and the capture
+#: onto the square of the mask whose ``bit_length()`` is ``n``; ``_QUIET_LENGTH``: the move.
+_MOVES_LENGTH = tuple((None, *row) for row in _MOVES_AT)
+_QUIET_LENGTH = tuple((None, *(pair[0] for pair in row)) for row in _MOVES_AT)
 
 
-def _list_key(ends: int, enemy: int) -> int:
-    """:data:`_LISTS`'s key of the moves onto ``ends`` with ``enemy`` the enemy's
-    squares: the ends, and above them the captures."""
-    caps = ends & enemy
-    return ends | caps << _N if caps else ends
-
-
-def _listed(frm: int, ends: int, enemy: int) -> tuple[Move, ...]:
+def _listed(frm: int, ends: int, enemy: int, key: int) -> tuple[Move, ...]:
     """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
-    sorted; remembered."""
-    memo, key = _LISTS[frm], _list_key(ends, enemy)
-    found = memo.get(key)
-    if found is None:
-        if len(memo) >= 1_000:
-            memo.clear()
-        out, rest = [], ends
-        if key != ends:
-            row = _MOVES_AT[frm]
-            while rest:  # from the highest bit down
-                top = rest.bit_length() - 1
-                out.append(row[top][enemy >> top & 1])
-                rest &= _BELOW[top]
-        else:
-            quiet = _QUIET_AT[frm]
-            while rest:
-                top = rest.bit_length() - 1
-                out.append(quiet[top])
-                rest &= _BELOW[top]
-        out.reverse()
-        found = memo[key] = tuple(out)
+    sorted, worked out and remembered in :data:`_LISTS` under ``key``: the ends, and above
+    them the captures (``ends | (ends & enemy) << _N``), which the caller did not find
+    there."""
+    memo = _LISTS[frm]
+    if len(memo) >= 1_000:
+        memo.clear()
+    out, rest, below = [], ends, BELOW_LENGTH
+    if key != ends:
+        row = _MOVES_LENGTH[frm]
+        while rest:  # from the highest bit down
+            n = rest.bit_length()
+            out.append(row[n][enemy >> n - 1 & 1])
+            rest &= below[n]
+    else:
+        quiet = _QUIET_LENGTH[frm]
+        while rest:
+            n = rest.bit_length()
+            out.append(quiet[n])
+            rest &= below[n]
+    out.reverse()
+    found = memo[key] = tuple(out)
     return found
-

@@ -115,6 +115,11 @@ _SQUARES = tuple(tuple(NAME_ORDER[k * 8 + i] for i in range(8) if b >> i & 1
                  for k in range(_BYTES) for b in range(256))
 
 
+#: ``BELOW_LENGTH[n]``: the bits below the highest of a mask whose ``bit_length()`` is n;
+#: ``_NAMED_LENGTH[n]``: the square of that highest bit.
+BELOW_LENGTH = (0, *((1 << k) - 1 for k in range(N)))
+_NAMED_LENGTH = (-1, *NAME_ORDER)
+
 _LISTED: dict[int, tuple[int, ...]] = {}
 
 
@@ -127,11 +132,11 @@ def squares(mask: int) -> tuple[int, ...]:
             _LISTED.clear()
         out: list[int] = []
         if mask.bit_count() < 6:  # a few bits: found from the highest down
-            rest = mask
+            rest, below = mask, BELOW_LENGTH
             while rest:
-                top = rest.bit_length() - 1
-                out.append(NAME_ORDER[top])
-                rest ^= 1 << top
+                n = rest.bit_length()
+                out.append(_NAMED_LENGTH[n])
+                rest &= below[n]
             out.reverse()
         else:
             for k, byte in enumerate(mask.to_bytes(_BYTES, "little")):
@@ -261,6 +266,27 @@ def _walk(t: Traits, frm: int, occupied: int) -> tuple[int, int]:
     return ends, relevant
 
 
+def _dodge(legs: tuple[tuple[int, int], ...], frm: int, occupied: int) -> int:
+    """The ends of a Dodger with both ratings (D-5 Dodger; :func:`_walk`'s ends) on
+    ``frm``: ``legs`` holds, per kind of first leg, :func:`_fan_index` of its fan and of
+    the other kind's fan on square 0."""
+    ends, at = 0, frm * 2 * SIZE
+    for first, second in legs:
+        reached = _fan(at + first, occupied)
+        ends |= reached
+        rest = reached & ~occupied
+        if rest:
+            for sq in squares(rest):
+                index = second + sq * 2 * SIZE
+                key = occupied & FAN_READ[index]
+                if not key:
+                    ends |= FAN_EMPTY[index]
+                    continue
+                found = _FAN_MEMO[index].get(key)
+                ends |= _fan(index, occupied) if found is None else found
+    return ends
+
+
 def _jump(t: Traits, frm: int) -> int:
     """D-5a Jumper: exactly its rating in each direction, over anything; a Dodger's second
     leg too, exactly the other rating from each such corner."""
@@ -328,11 +354,16 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     return (0,) if 0 in out else tuple(sorted(out))
 
 
+#: :attr:`Kind.memo` of a square not looked up yet.
+_UNSEEN: dict[int, int] = {}
+
+
 class Kind:
     """One kind of mover (its traits; its side matters to a Minion only): per square, the
     squares whose occupancy matters to it and its ends per occupancy of those."""
 
-    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans", "around")
+    __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans", "legs",
+                 "around")
     _all: dict[tuple[Traits, int], Kind] = {}
     _count = [0]
 
@@ -340,14 +371,19 @@ class Kind:
         self.traits, self.owner = t, owner
         self.relevant = [-1] * N  # -1 until the square is first asked about
         self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
-        # Per square, from its first visit: occupied & relevant -> ends.
-        self.memo: list[dict[int, int]] = [{}] * N
+        # Per square, from its first look-up there: occupied & relevant -> ends (until
+        # then one empty dictionary shared by every square, never written to).
+        self.memo: list[dict[int, int]] = [_UNSEEN] * N
         self.ways: dict[int, tuple[int, ...]] = {}  # frm * N + target -> paths()
         self.around: dict[int, int] = {}  # frm -> :meth:`near`
         # A mover of one leg: its fans, as :func:`_fan_index` on square 0; else () (see _walk).
         self.fans = () if t.jumper or (t.dodger and t.straight and t.diagonal) else tuple(
             _fan_index(0, kind, rating)
             for kind, rating in ((0, t.straight), (1, t.diagonal)) if rating)
+        # A Dodger of both ratings that no Jumper is: see :func:`_dodge`; else ().
+        self.legs = () if t.jumper or not (t.dodger and t.straight and t.diagonal) else (
+            (_fan_index(0, 0, t.straight), _fan_index(0, 1, t.diagonal)),
+            (_fan_index(0, 1, t.diagonal), _fan_index(0, 0, t.straight)))
 
     @classmethod
     def of(cls, t: Traits, owner: int) -> Kind:
@@ -363,21 +399,31 @@ class Kind:
         relevant = self.relevant[frm]
         if relevant < 0:
             relevant = self._visit(frm)
-        memo = self.memo[frm]
         key = occupied & relevant
-        found = memo.get(key)
-        if found is None:
-            found, at = 0, frm * 2 * SIZE
-            for fan in self.fans:
-                found |= _fan(at + fan, occupied)
-            if not self.fans:
-                found = _walk(self.traits, frm, occupied & relevant)[0]
-            if self.traits.minion:  # D-6
-                found &= NEARER[self.owner][frm // SIZE]
-            memo[key] = found
-            Kind._count[0] += 1
-            if Kind._count[0] > REMEMBERED:
-                Kind.forget()
+        found = self.memo[frm].get(key)
+        return self.work_out(frm, occupied, key) if found is None else found
+
+    def work_out(self, frm: int, occupied: int, key: int) -> int:
+        """:meth:`ends`, not remembered for ``key`` (``occupied`` & :attr:`relevant`):
+        worked out and remembered."""
+        if self.relevant[frm] < 0:  # the first visit: key was all of occupied
+            return self.ends(frm, occupied)
+        found, at = 0, frm * 2 * SIZE
+        for fan in self.fans:
+            found |= _fan(at + fan, occupied)
+        if self.legs:
+            found = _dodge(self.legs, frm, occupied)
+        elif not self.fans:
+            found = _walk(self.traits, frm, key)[0]
+        if self.traits.minion:  # D-6
+            found &= NEARER[self.owner][frm // SIZE]
+        memo = self.memo[frm]
+        if memo is _UNSEEN:
+            memo = self.memo[frm] = {}
+        memo[key] = found
+        Kind._count[0] += 1
+        if Kind._count[0] > REMEMBERED:
+            Kind.forget()
         return found
 
     def _visit(self, frm: int) -> int:
@@ -393,7 +439,6 @@ class Kind:
         if self.traits.minion:  # D-6
             empty &= NEARER[self.owner][frm // SIZE]
         self.relevant[frm] = relevant
-        self.memo[frm] = {0: empty}  # an empty board's key
         self.empty[frm] = empty
         return relevant
 
@@ -448,8 +493,9 @@ class Guards:
     reach it now; a move changes two squares, so only the enemies whose paths cross one
     of them need a second look. ``safe``: where a figure whose square no such path
     crosses may move with every Prime safe after it; ``crossed``: the squares crossed;
-    ``enemy``: the square, kind and empty-board ends of each enemy that could end near a
-    Prime or where a Prime could move (:meth:`Kind.near`)."""
+    ``enemy``: the square, kind and empty-board ends (-1, every square, where the kind has
+    not visited the square yet) of each enemy that could end near a Prime or where a Prime
+    could move (:meth:`Kind.near`)."""
 
     __slots__ = ("crowns", "enemy", "occupied", "safe", "crossed", "_anywhere")
 
@@ -462,15 +508,10 @@ class Guards:
         zone = 0
         for c in crowns:
             zone |= kinds[c].near(c)
-        self.enemy = kept = []
-        for j in enemy:
-            k = kinds[j]
-            e = k.empty[j]
-            if e < 0:
-                e = k.anywhere(j)
-            if e & zone:
-                kept.append((j, k, e))
-        self._anywhere = -1
+        # -1 where a kind has not visited the square yet: whatever passes is worked out.
+        self.enemy = kept = [(j, k, e) for j in enemy
+                             if (e := (k := kinds[j]).empty[j]) & zone]
+        self._anywhere: int | None = None  # where any of them could end, once asked
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
             threats, bit = [], BIT[c]
@@ -506,7 +547,7 @@ class Guards:
 
     def _reaching(self, sq: int) -> list[tuple[int, Kind]]:
         """The enemies that could end on ``sq`` on an empty board."""
-        if self._anywhere < 0:
+        if self._anywhere is None:
             self._anywhere = functools.reduce(operator.or_, (e for _, _, e in self.enemy), 0)
         if not self._anywhere & BIT[sq]:
             return []
@@ -517,10 +558,8 @@ class Guards:
         squares (the enemies as they stand)."""
         bits = functools.reduce(operator.or_, (BIT[t] for t in targets))
         for j, k, empty in self.enemy:
-            if empty & bits:
-                for t in targets:
-                    if any(not way & occupied for way in k.paths(j, t)):
-                        return True
+            if empty & bits and k.ends(j, occupied) & bits:
+                return True
         return False
 
     def safe_after(self, frm: int, to: int) -> bool:
