@@ -81,6 +81,7 @@ from .tesulda_pieces import (
     Figure,
     _add,
     _counts,
+    _crown_hand,
     _moved,
     _physical,
     _refigure,
@@ -136,7 +137,7 @@ class TesuldaState(TesuldaWords, GameState):
         self._open = (True, True)  # swap, draw still unused this turn
         self._opts: list[Move] | None = None  # _options() of this moment
         self._primes = primes(board)  # the squares of each side's Primes, as _sides
-        self._lost_side = self._find_lost()
+        self._lost_side = self._find_lost()  # the side without a crown (D-10), else 0
 
     # -- what stands where ------------------------------------------------------------------
 
@@ -205,13 +206,9 @@ class TesuldaState(TesuldaWords, GameState):
     # -- decisions --------------------------------------------------------------------------
 
     def _generate(self) -> list[Move]:
-        if self._lost():
+        if self._lost_side:
             return []
         return self._generate_moves() if self._phase == MOVE else self._decisions()
-
-    def _lost(self) -> int:
-        """The side without a crown (D-10), else 0."""
-        return self._lost_side
 
     def _find_lost(self) -> int:
         return 1 if not self._primes[1] else 2 if not self._primes[2] else 0
@@ -219,13 +216,13 @@ class TesuldaState(TesuldaWords, GameState):
     def _decisions(self) -> list[Move]:
         if self._phase == MOVE:
             return self._generate_moves()
-        out = []
         safe_now = self._safe(self._turn)
-        for move in self._options():
-            if safe_now and "k" not in move.pieces:
-                out.append(move)
-            elif (safe_now or not _hopeless(move)) and self._completes_after(move):
-                out.append(move)
+        if safe_now:  # only a decision that moves a crown can expose a Prime
+            out = [move for move in self._options()
+                   if "k" not in move.pieces or self._completes_after(move)]
+        else:
+            out = [move for move in self._options()
+                   if not _hopeless(move) and self._completes_after(move)]
         if self._phase == EXTRAS and safe_now:
             bisect.insort(out, NONE)  # after the draws, before the swaps
         return out
@@ -242,9 +239,9 @@ class TesuldaState(TesuldaWords, GameState):
         mover = self._turn
         if self._phase == MOVE:  # the turn has ended: the previous mover is judged
             mover = 3 - mover
-            return self._lost() == 3 - mover or self._safe(mover)
-        if self._lost():
-            return self._lost() != mover
+            return self._lost_side == 3 - mover or self._safe(mover)
+        if self._lost_side:
+            return self._lost_side != mover
         if self._phase == EXTRAS and self._safe(mover):
             return True
         return any(self._completes_after(m) for m in self._options() if not _hopeless(m))
@@ -347,19 +344,18 @@ class TesuldaState(TesuldaWords, GameState):
         if len(crowns) != 1 or self._board[to] is not None or to // SIZE in _ZONE_ROWS[3 - me]:
             return self._may_rescue(crowns, frm, to) and self._completes_after(move)
         b, c, after = self._board, crowns[0], _moved(self._sides, frm, to)
-        if c == frm:
-            swaps = [(b[frm].counts, b[u].counts, to, u) for u in NEAR[to]
-                     if after[me] & BIT[u]]
-        elif c in NEAR[to]:
+        if c == frm:  # the moved Prime hands the crown to a neighbour
+            give = b[frm].counts
+            swaps = [(give, b[u].counts, to, u) for u in squares(NEAR_BITS[to] & after[me])]
+        elif c in NEAR[to]:  # a neighbouring Prime hands it to the moved figure
             swaps = [(b[c].counts, b[frm].counts, c, to)]
         else:
             return False
+        occupied = after[1] | after[2]
         for give, take, src, dst in swaps:
-            for pieces in _swap_pieces(give, take):
-                if "k" in pieces:
-                    keeps = give[CROWN] > _counts(pieces)[CROWN]
-                    if not guards.reached([dst, src] if keeps else [dst], after[1] | after[2]):
-                        return True
+            hand = _crown_hand(give, take)
+            if hand and not guards.reached([dst] if hand == 1 else [dst, src], occupied):
+                return True
         return False
 
     def _may_rescue(self, crowns: list[int], frm: int, to: int) -> bool:
@@ -508,11 +504,11 @@ class TesuldaState(TesuldaWords, GameState):
         self._after_extra()
 
     def _after_extra(self) -> None:
-        if self._lost() or not self._options():
+        if self._lost_side or not self._options():
             self._end_turn()
 
     def _end_turn(self) -> None:
-        if self._lost():
+        if self._lost_side:
             self._phase = EXTRAS  # the game is over; the mover stays on move
             return
         self._turn = 3 - self._turn
@@ -542,10 +538,10 @@ class TesuldaState(TesuldaWords, GameState):
         return other
 
     def outcome(self) -> Outcome | None:
-        lost = self._lost()
+        lost = self._lost_side
         if lost:
             return Outcome(PLAYERS[2 - lost], "the Prime was captured")
-        if self._phase == MOVE and not self.legal_moves():
+        if self._phase == MOVE and not (self._legal or self.legal_moves()):  # no copy
             if self._safe(self._turn):
                 return Outcome(None, "no legal turn, the Prime not attacked")
             return Outcome(PLAYERS[2 - self._turn], "no legal turn with the Prime attacked")

@@ -9,7 +9,16 @@ import re
 from typing import NamedTuple
 
 from .errors import MoveSyntaxError
-from .tesulda_pieces import _INDEX, _N, CELLS, _add, _fits, _parts, parse_pieces, pieces_str
+from .tesulda_pieces import (
+    _INDEX,
+    _N,
+    CAP,
+    CELLS,
+    _load,
+    _parts,
+    parse_pieces,
+    pieces_str,
+)
 from .tesulda_reach import BELOW_LENGTH, NAME_ORDER, NEAR
 
 # Phases of a turn.
@@ -97,9 +106,11 @@ def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tupl
     key = (what, holds, source)
     found = _CHOICES.get(key)
     if found is None:
-        found = _CHOICES[key] = tuple(sorted(Move(what, pieces=text)
-                                             for c, text in _parts(source)
-                                             if _fits(_add(holds, c))))
+        _, size, crown, star = _load(holds)
+        found = _CHOICES[key] = tuple(
+            tuple.__new__(Move, (what, "", "", False, text)) for text in sorted(
+                text for c, text in _parts(source) for load in (_load(c),)
+                if size + load[1] <= CAP and not ((crown or load[2]) and (star or load[3]))))
     return found
 
 

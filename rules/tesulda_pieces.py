@@ -187,12 +187,13 @@ def _parts(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
 
 
 @functools.cache
-def _givable(give: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8); what
-    is left of a figure within D-3 is within it too."""
+def _givable(give: tuple[int, ...]) -> tuple[tuple[str, int, int, bool, bool], ...]:
+    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8), each as
+    its letters and :func:`_load`, in the order of the letters; what is left of a figure
+    within D-3 is within it too."""
     plain = _load(give)[0]
-    return tuple((c, text) for c, text in _parts(give)
-                 if SWAP_MIN <= plain - _load(c)[0] <= SWAP_MAX)
+    return tuple(sorted((text, *_load(c)) for c, text in _parts(give)
+                        if SWAP_MIN <= plain - _load(c)[0] <= SWAP_MAX))
 
 
 def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
@@ -221,19 +222,34 @@ def _load(counts: tuple[int, ...]) -> tuple[int, int, bool, bool]:
 def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tuple[str, ...]:
     """:func:`_swap_pieces` onto a neighbour of that :func:`_load`, sorted."""
     plain, size, crown, star = load
-    out = []
-    for c, text in _givable(give):
-        c_plain, c_size, c_crown, c_star = _load(c)
-        if (SWAP_MIN <= plain + c_plain <= SWAP_MAX and size + c_size <= CAP
-                and not ((crown or c_crown) and (star or c_star))):
-            out.append(text)
-    return tuple(sorted(out))
+    return tuple(text for text, c_plain, c_size, c_crown, c_star in _givable(give)
+                 if SWAP_MIN <= plain + c_plain <= SWAP_MAX and size + c_size <= CAP
+                 and not ((crown or c_crown) and (star or c_star)))
 
 
 def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
     """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
     both keep 1-4 plain pieces, within the cap), in the order of their letters."""
     return _swaps_onto(give, _load(take))
+
+
+def _crown_hand(give: tuple[int, ...], take: tuple[int, ...]) -> int:
+    """How a figure holding ``give`` may hand a crown to a neighbour holding ``take``
+    (D-8): 1 by a swap that leaves it without one, else 2 by one that leaves it one (it
+    held two), else 0."""
+    return _crown_onto(give, _load(take))
+
+
+@functools.cache
+def _crown_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> int:
+    """:func:`_crown_hand` onto a neighbour of that :func:`_load`."""
+    hand = 0
+    for pieces in _swaps_onto(give, load):
+        if "k" in pieces:
+            if give[CROWN] <= pieces.count("k"):
+                return 1
+            hand = 2
+    return hand
 
 
 _PHYSICAL: dict[Figure, tuple[str, ...]] = {}
