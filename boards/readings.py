@@ -56,6 +56,7 @@ class Readings:
     # The unusual actions the answers on this reading's path take for granted (:meth:`_price`).
     cost: int = 0
     pressing: bool = False  # the input being read is a clock press
+    downs: int = 0  # the put-downs read since the question was put
     asked_at_press: bool = False  # the question open was raised by a clock press
 
     def fork(self):
@@ -79,7 +80,7 @@ class Readings:
         question is forked by the tracker at the root, which counts the readings)."""
         self.readings, self.told, self.read_for = {}, {}, self._prompt
         self.cut = frozenset()
-        self.asked_at_press = self.pressing
+        self.asked_at_press, self.downs = self.pressing, 0
         if self.depth:
             self.fork_me = self._prompt
             return
@@ -169,7 +170,9 @@ class Readings:
     def _settle(self, t: float, moved: bool = False, still: bool = False,
                 ended: bool = False) -> list:
         """After an input: the readings that no longer fit are let go (while one does);
-        answers every reading left agrees on are taken."""
+        answers every reading left agrees on are taken, and so is an answer all of whose
+        readings are cheaper than every other's once :data:`STRIKES` put-downs came after
+        the question (the next player's action, and one more, fit it)."""
         if not self.readings:
             return []
         if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
@@ -177,11 +180,23 @@ class Readings:
             return []
         if (moved or still) and not self.lifting or ended:
             self._drop_misfits(still, ended)
+        self.downs += moved and not self.lifting
+        if self.readings and self.downs >= STRIKES and () not in self.cut:
+            self._cheapest()
         out: list = []
         while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
+
+    def _cheapest(self) -> None:
+        """Where the cheapest readings all begin with one answer, only that answer's are
+        kept (every other answer's readings take an unusual action more for granted)."""
+        leaves = self._leaves()
+        low = min(self.readings[p].cost for p in leaves)
+        first = {p[0] for p in leaves if self.readings[p].cost == low}
+        if len(first) == 1:
+            self._keep([p for p in leaves if p[0] in first])
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""
@@ -200,7 +215,7 @@ class Readings:
         self.__dict__.update(vars(self.readings[(answer,)]))
         self.readings, self.told, self.depth, self.cut = below, said, 0, cut
         self.read_for = self._prompt if below else None
-        self.fork_me, self.still_from = None, t
+        self.fork_me, self.still_from, self.downs = None, t, 0
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
             out.append(self._prompt)
@@ -217,4 +232,12 @@ def _price(node, option: str) -> int:
     if option == NONE:
         return 0
     silent = any(c.silent for c in node.pending if c.text == option)
-    return int(silent and not node.asked_at_press)
+    return int(silent and not node.asked_at_press and not _pressed_since(node))
+
+
+def _pressed_since(node) -> bool:
+    """Whether the clock of the player to move (or a shared one) was pressed since the
+    last turn ended: that press may have ended their unseen turn."""
+    since = node.last_commit[1] if node.last_commit is not None else float("-inf")
+    return any(player in (node.player, None) and when > since
+               for _, when, player in node.pressed)

@@ -111,3 +111,20 @@ def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
     assert "no longer open; now asked: b1-b2, b1-c1, none" in refused[0].reason
     assert tracker.prompt == second and tracker.turns()[-1] == "+c6"
     assert moves(tracker.choose("b1-c1", 6.0, asked=second.key)) == ["b1-c1"]
+
+
+def test_an_answer_whose_readings_are_all_cheaper_settles_two_put_downs_later():
+    """Red's block on l8, or a step onto red's own block that nobody pressed for and
+    yellow's block on l8: nobody answers, and yellow's c5 and red's d5 fit both. Every
+    reading of ``+l8`` takes nothing unusual for granted, every other an unpressed
+    unseen step, so once two put-downs have followed the question it settles as ``+l8``
+    (and the next question is red's d5, asked the same way)."""
+    from boards.events import Settled
+
+    tracker = reed(WALLED)
+    assert tracker.change("l8", True, 1.0)[0].options == ["+l8", "k11-j11", "k11-k10", "none"]
+    assert tracker.change("c5", True, 2.0) == []
+    events = tracker.change("d5", True, 3.0)
+    assert [e.answer for e in events if isinstance(e, Settled)] == ["+l8"]
+    assert moves(events) == ["+l8", "+c5"]
+    assert tracker.prompt.options == ["+d5", "k11-j11", "k11-k10", "none"]

@@ -85,7 +85,19 @@ def test_a_reading_pays_for_a_silent_turn_only_where_no_press_ended_it():
 
     step = SimpleNamespace(text="j11-i11", silent=True)   # between two own blocks
     block = SimpleNamespace(text="+i12", silent=False)
-    at_place = SimpleNamespace(pending=[step, block], asked_at_press=False)
-    at_press = SimpleNamespace(pending=[step, block], asked_at_press=True)
-    assert [_price(at_place, o) for o in ("j11-i11", "+i12", "none")] == [1, 0, 0]
-    assert [_price(at_press, o) for o in ("j11-i11", "+i12", "none")] == [0, 0, 0]
+
+    def asked(at_press=False, pressed=()):
+        # red to move since yellow's turn ended at 10.0; presses: (batch, time, player)
+        return SimpleNamespace(pending=[step, block], asked_at_press=at_press, player="red",
+                               last_commit=(None, 10.0), pressed=pressed)
+
+    options = ("j11-i11", "+i12", "none")
+    assert [_price(asked(), o) for o in options] == [1, 0, 0]
+    assert [_price(asked(at_press=True), o) for o in options] == [0, 0, 0]
+    # red's side pressed (or a shared button) after yellow's turn ended, before the put-down
+    # that raised the question: that press may have ended the step
+    assert [_price(asked(pressed=((7, 11.5, "red"),)), o) for o in options] == [0, 0, 0]
+    assert [_price(asked(pressed=((7, 11.5, None),)), o) for o in options] == [0, 0, 0]
+    # yellow's side, or a press before yellow's turn ended, ends no turn of red's
+    assert [_price(asked(pressed=((7, 11.5, "yellow"),)), o) for o in options] == [1, 0, 0]
+    assert [_price(asked(pressed=((5, 9.0, "red"),)), o) for o in options] == [1, 0, 0]
