@@ -112,8 +112,10 @@ def _question(question: Question, now: float) -> dict[str, str]:
     slot = int(now / HALF_BLINK)
     offer = question.on_offer
     if offer is None:
+        if slot % 2:
+            return {}
         cells = {c for o in question.options for c in o.cells} or question.about
-        return {} if slot % 2 else dict.fromkeys(cells, "choice")
+        return dict.fromkeys(cells, "choice")
     if offer.value == NONE:
         return {c: "decline" for o in question.options for c in o.cells}
     if offer.pulses and (slot % (2 * offer.pulses + PULSE_GAP) >= 2 * offer.pulses

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from operator import itemgetter
+from operator import countOf, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 import rules
@@ -60,17 +60,28 @@ class Question:
     option the board's ``hint`` button has put on offer (None until it is pressed).
     ``about``: the cells of the turn asked about. The cells of a decision's options are
     worked out when they are first needed (``placed``: they are), not at the event that
-    raised the question."""
+    raised the question; so are those of the turn asked about, where the board made the
+    question (:func:`_question`: only the LEDs read them, and only while they are lit)."""
 
     options: tuple[Option, ...]
     player: str
     no_turn: bool
     asked_at: float
-    about: frozenset[str] = frozenset()
+    # (a factory, not a default: no class attribute, so that __getattr__ sees it unset)
+    about: frozenset[str] = field(default_factory=frozenset)
     placed: bool = True
     offered: int | None = None
 
-    @property
+    def __getattr__(self, name: str) -> object:
+        # Only ``about`` of a question made by _question: worked out at its first read
+        # from what was kept of the view it was made for (``_about``), and kept.
+        about = self.__dict__.get("_about") if name == "about" else None
+        if about is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        value = self.__dict__["about"] = about()
+        return value
+
+    @cached_property
     def values(self) -> tuple[str, ...]:
         return tuple(o.value for o in self.options)
 
@@ -315,10 +326,21 @@ def _at_now(tracker: Tracker, previous: At | None, stack: list) -> At:
     elif previous is not None and previous.before is before and previous.taken == taken:
         changed = previous.changed
     else:
-        now = dict.fromkeys(before, ())  # (every cell: the turn's start names them all)
-        now.update(tracker.state.physical())
-        changed = tuple(sorted(now.items() - before.items()))
+        changed = _changed(before, tracker.state.physical())
     return At(before, stack, start_at, tuple(tracker.turn_marks), taken, changed)
+
+
+def _changed(before: dict, phys: dict) -> tuple[tuple[str, Pieces], ...]:
+    """The cells whose pieces differ between ``before`` (every cell) and ``phys`` (the
+    position's pieces, empty cells left out), in cell order."""
+    if phys.items() <= before.items() and len(phys) - countOf(phys.values(), ()) \
+            == len(before) - countOf(before.values(), ()):
+        # Each occupied cell as it was, and as many occupied: no cell changed (a roll,
+        # a die's face). Both counts and the comparison run in C.
+        return ()
+    now = dict.fromkeys(before, ())  # (every cell: the turn's start names them all)
+    now.update(phys)
+    return tuple(sorted(now.items() - before.items()))
 
 
 def _decided(view: TurnView) -> tuple[tuple[str, Pieces], ...]:
@@ -384,8 +406,14 @@ def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
         options = tuple(Option(v, cells.get(v, _NOTHING), _pulses(v, cells)) for v in values)
     else:
         options = _unplaced(values)
-    return Question(options, tracker.player, tracker.deciding is None or tracker.no_turn,
-                    prompt.t, about(), placed, previous.offered if same else None)
+    # Made as _make makes a view (no frozen __init__); ``about`` when first read.
+    question = object.__new__(Question)
+    object.__setattr__(question, "__dict__", {
+        "options": options, "player": tracker.player,
+        "no_turn": tracker.deciding is None or tracker.no_turn, "asked_at": prompt.t,
+        "placed": placed, "offered": previous.offered if same else None, "values": values,
+        "_about": about})
+    return question
 
 
 @functools.lru_cache(maxsize=64)
