@@ -72,8 +72,10 @@ class Deciding(Undecided):
             self._next_position(turn)
             self.last_change = t
             return events + self._replay(replay, t)
-        carried = {} if since is not None else self._carried(turn)
-        self._next_position(turn)
+        # (the position's pieces, once: the turn carried into and the next turn's start)
+        after = None if since is not None else self.state.physical()
+        carried = {} if after is None else self._carried(turn, after)
+        self._next_position(turn, after)
         if since is not None:
             for cell, hist in history.items():
                 later = [(n, v) for n, v in hist if n > since]
@@ -91,14 +93,15 @@ class Deciding(Undecided):
             self.history[cell] = hist
             self.seen[cell] |= {value for _, value in hist}
 
-    def _carried(self, turn: Turn) -> dict[str, list[tuple[int, Hashable]]]:
+    def _carried(self, turn: Turn, after: dict[str, tuple[str, ...]]
+                 ) -> dict[str, list[tuple[int, Hashable]]]:
         """What cells showed after ``turn`` was done, before anything was asked: the next
         turn's (a piece lifted there and put back: an entry bumping it, the start of a
         capture); not a touch while a question was open. Where the turn changes a cell,
         only what came after it was done there (a Telec turn of several decisions: after
-        the way made, not the others asked with it)."""
-        after = self.state.physical()
-        changed = {c for c in self.cells if after.get(c, ()) != self.before_pieces[c]}
+        the way made, not the others asked with it). ``after``: the position's pieces,
+        ``turn`` made."""
+        before = self.before_pieces  # (every cell; those that changed, looked at below)
         made = [c for c in self.asked if turn in c.ways or Turn((c.move,)) == turn]
 
         def done(cands: list[Candidate]) -> int:
@@ -110,23 +113,25 @@ class Deciding(Undecided):
         asked = self.questioned if self.questioned is not None else self.batch
         out = {}
         for cell, hist in self.history.items():
-            if cell in changed and not several:
+            changed = after.get(cell, ()) != before[cell]
+            if changed and not several:
                 continue
-            start = since_made if cell in changed else since_any
+            start = since_made if changed else since_any
             later = [(n, v) for n, v in hist if start < n <= asked]
             if len(later) > 1:
                 out[cell] = later
         return out
 
-    def _next_position(self, turn: Turn) -> None:
+    def _next_position(self, turn: Turn, phys: dict[str, tuple[str, ...]] | None = None
+                       ) -> None:
         """The next turn begins, after ``turn``; with its turns listed if an idle scan
-        listed them while ``turn`` waited. The lists of the turn that ended (its own, the
-        next positions of its other ways) are let go in the next idle scan
-        (:meth:`prepare`), not at this event: freeing them takes about as long as the
-        rest of the event."""
+        listed them while ``turn`` waited (``phys``: the position's pieces, if known). The
+        lists of the turn that ended (its own, the next positions of its other ways) are
+        let go in the next idle scan (:meth:`prepare`), not at this event: freeing them
+        takes about as long as the rest of the event."""
         listing = self._listed.get(tuple(turn))
         self._spent.append((self._candidates, self._listed, self._silent))
-        self._start_turn(listing)
+        self._start_turn(listing, phys)
 
     def _decline(self, t: float) -> list[Event]:
         """``none``: no offered turn was made. The question closes, nothing is committed or

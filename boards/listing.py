@@ -225,11 +225,14 @@ def _by_cell(cands: list[Candidate]) -> dict[str, list[Candidate]]:
     return index
 
 
-def start_of(state: rules.GameState, cells: tuple[str, ...], observe: Observe
+def start_of(state: rules.GameState, cells: tuple[str, ...], observe: Observe,
+             phys: dict[str, tuple[str, ...]] | None = None,
              ) -> tuple[dict[str, tuple[str, ...]], dict[str, Hashable]]:
     """Each cell's pieces in ``state`` and what its sensor shows, in board order (the
-    sensors asked only about occupied cells: the empty ones all show the same)."""
-    phys = state.physical()
+    sensors asked only about occupied cells: the empty ones all show the same);
+    ``phys``: ``state.physical()``, where the caller has it (never changed here)."""
+    if phys is None:
+        phys = state.physical()
     pieces: dict[str, tuple[str, ...]] = dict.fromkeys(cells, ())
     pieces.update(phys)
     shows = dict.fromkeys(cells, observe(()))

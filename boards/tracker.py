@@ -112,11 +112,13 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     # --- the turn in progress ---------------------------------------------------
 
-    def _start_turn(self, listing: Listing | None = None) -> None:
+    def _start_turn(self, listing: Listing | None = None,
+                    phys: dict[str, tuple[str, ...]] | None = None) -> None:
         """Begin the turn of the position as it stands (``listing``: its turns and start,
-        listed ahead of time)."""
+        listed ahead of time; ``phys``: its pieces, where the caller has them)."""
         if listing is None:
-            self.before_pieces, self.before = start_of(self.state, self.cells, self.observe)
+            self.before_pieces, self.before = start_of(self.state, self.cells, self.observe,
+                                                       phys)
         else:
             self.before_pieces, self.before = listing.pieces, listing.shows
         before, current = self.before, self.current
