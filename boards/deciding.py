@@ -101,6 +101,8 @@ class Deciding(Undecided):
         only what came after it was done there (a Telec turn of several decisions: after
         the way made, not the others asked with it). ``after``: the position's pieces,
         ``turn`` made."""
+        if max(map(len, self.history.values()), default=0) < 2:
+            return {}  # (no cell showed two things: nothing to carry, the usual turn)
         before = self.before_pieces  # (every cell; those that changed, looked at below)
         made = [c for c in self.asked if turn in c.ways or Turn((c.move,)) == turn]
 
