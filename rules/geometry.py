@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 _SIMPLE_NAME = re.compile(r"^([a-z])(\d+)$")
 
@@ -29,8 +30,10 @@ class Geometry:
     adjacency: dict[str, tuple[str, ...]] = field(repr=False)
     extra: dict[str, object] = field(default_factory=dict, repr=False)  # e.g. the hole's outline
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
+        """The cells' names in order (made once: every tracker, a whole one made to test
+        the next turn as well, starts from them)."""
         return tuple(c.name for c in self.cells)
 
     def index(self) -> dict[str, int]:
