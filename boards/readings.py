@@ -190,11 +190,16 @@ class Readings:
         return out
 
     def _cheapest(self) -> None:
-        """Where the cheapest readings all begin with one answer, only that answer's are
-        kept (every other answer's readings take an unusual action more for granted)."""
+        """Where the readings no dearer than the cheapest that fits all begin with one
+        answer, only that answer's are kept (every other answer's readings take an unusual
+        action more for granted). A reading that does not fit just now never makes a
+        dearer one that does go."""
         leaves = self._leaves()
-        low = min(self.readings[p].cost for p in leaves)
-        first = {p[0] for p in leaves if self.readings[p].cost == low}
+        low = min((self.readings[p].cost for p in leaves if self.readings[p].misfits == 0
+                   and self.readings[p].fits()), default=None)
+        if low is None:
+            return
+        first = {p[0] for p in leaves if self.readings[p].cost <= low}
         if len(first) == 1:
             self._keep([p for p in leaves if p[0] in first])
 
