@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .constants import quote
+
 
 class Committed(NamedTuple):
     t: float
@@ -41,6 +43,17 @@ def question_key(t: float, options: list[str] | tuple[str, ...]) -> str:
     '1.500|k11-k10|none'
     """
     return f"{t:.3f}|" + "|".join(options)
+
+
+def no_longer_open(value: object, options: list[str] | tuple[str, ...]) -> str:
+    """Why an answer naming a question that another has replaced is refused (``options``:
+    the question open now), in the same words wherever it is refused.
+
+    >>> no_longer_open("none", ["b1-b2", "b1-c1", "none"])
+    "'none' answered a question no longer open; now asked: b1-b2, b1-c1, none"
+    """
+    return f"{quote(value)} answered a question no longer open; now asked: " + \
+        ", ".join(options)
 
 
 class Rejected(NamedTuple):

@@ -42,7 +42,17 @@ from .clockpress import ClockPress
 from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
 from .deciding import Deciding
 from .decisions import Turn
-from .events import Committed, Error, Event, Prompt, Rejected, Rolled, Settled, TakenBack
+from .events import (
+    Committed,
+    Error,
+    Event,
+    Prompt,
+    Rejected,
+    Rolled,
+    Settled,
+    TakenBack,
+    no_longer_open,
+)
 from .evidence import Evidence, Seen
 from .handover import Handover
 from .listing import Listing, Listings, start_of
@@ -324,8 +334,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if self._prompt is None:
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         if asked is not None and asked != self._prompt.key:
-            return [Rejected(t, f"{quote(value)} answered a question no longer open; now "
-                                f"asked: {', '.join(self._prompt.options)}")]
+            return [Rejected(t, no_longer_open(value, self._prompt.options))]
         was = self.phase
         events = self._choose(value, t)
         while self.held and self._prompt is None:

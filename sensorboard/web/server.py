@@ -44,6 +44,7 @@ from yarl import URL
 
 import rules
 from boards.constants import quote
+from boards.events import no_longer_open
 from boards.layout import Layout, LayoutError, layout_for_game
 from hardware.backends import HardwareConfig
 from hardware.base import Clock
@@ -313,8 +314,7 @@ class WebSession:
             raise ActionError(400, f"'asked' must be the key of the question answered, a "
                                    f"string, got {quote(asked)}")
         if asked is not None and asked != question.key:
-            raise ActionError(409, f"{quote(value)} answered a question no longer open; now "
-                                   f"asked: {', '.join(question.values)}")
+            raise ActionError(409, no_longer_open(value, question.values))
         if not isinstance(value, str) or value not in question.values:
             raise ActionError(400, f"{quote(value)} is not offered; options: "
                                    f"{', '.join(question.values)}")
