@@ -72,6 +72,7 @@ class GameLog:
         self.last_at: float | None = None
         self.clock: dict | None = None  # the last ``clock`` entry (sensorboard.clocks)
         self.open: str | None = None  # "question" or "error" while the board shows one
+        self._answered: str | None = None  # what was open before the answer just read
         self.clock_at: float | None = None  # its wall-clock time
 
     def note(self, text: str) -> None:
@@ -120,8 +121,14 @@ class GameLog:
 
     def _follow_open(self, event: events.Event) -> None:
         """A question is open from its prompt until an answer, a turn or a correction; an
-        error until the board changes again."""
-        if isinstance(event, events.Prompt | events.Error):
+        error until the board changes again. An answer the board refused (the line after
+        it says so) left its question open."""
+        refused, self._answered = self._answered, None
+        if isinstance(event, events.Rejected) and refused is not None:
+            self.open = refused
+        elif isinstance(event, events.Answer):
+            self._answered, self.open = self.open, None
+        elif isinstance(event, events.Prompt | events.Error):
             self.open = "question" if isinstance(event, events.Prompt) else "error"
         elif isinstance(event, CLOSES) or (isinstance(event, events.Sensor)
                                             and self.open == "error"):

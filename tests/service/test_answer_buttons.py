@@ -182,3 +182,34 @@ def test_the_boards_own_hint_and_clock_buttons_answer_a_size():
     assert service.view.question.on_offer.value == "4"
     push("clock")
     assert service.view.moves == ("roll 4 4",)
+
+
+
+def test_an_answer_the_board_refused_leaves_its_question_open_in_the_record():
+    from hardware.clock import VirtualClock
+    from sensorboard.gamelog import GameLog
+    from sensorboard.replay import VirtualRun
+
+    state = rules.from_position("teblo", TEBLO_ON_BLOCK)
+    clock, items = VirtualClock(), []
+    service = BoardService(state, layout_for_game("teblo"), clock=clock,
+                           listeners=[items.append])
+    run_ = VirtualRun(service, clock, lambda item: None)
+    service.sim_lift("b2")
+    run_.scan_until(1.0)
+    service.sim_place("c2")  # the pawn off its block: a block on c2, a step, or b2-b1 first
+    run_.scan_until(2.0)
+    assert service.tracker.prompt is not None
+    service.act("choose", "b2-b3")  # not offered: refused
+    service.act("choose", "b2-c2")
+    run_.scan_until(3.0)
+    log = GameLog({"type": "start", "game": "teblo", "options": {},
+                   "position": TEBLO_ON_BLOCK, "players": ["yellow", "red"]}, 0.0)
+    seen = []
+    for item in items:
+        log.apply(item)
+        seen.append((item["type"], log.open))
+    kinds = [kind for kind, _ in seen]
+    assert kinds.count("answer") == 2 and "rejected" in kinds and "move" in kinds
+    assert seen[kinds.index("rejected")] == ("rejected", "question")  # still asked
+    assert seen[-1][1] is None  # the answer taken closed it
