@@ -469,8 +469,8 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
         allowed = {field, *OPTIONAL.get(name, ())}
         unknown = sorted(str(k) for k in body if k not in allowed)
         if unknown:
-            return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only "
-                               f'"{field}"')
+            takes = " and ".join(f'"{key}"' for key in (field, *OPTIONAL.get(name, ())))
+            return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only {takes}")
         method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
         extra = tuple(body.get(key) for key in OPTIONAL.get(name, ()))
         try:

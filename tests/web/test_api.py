@@ -69,7 +69,10 @@ def test_lift_and_place_make_a_move_through_the_pipeline(server):
     ("jump", {"cell": "b1"}, 404, "no action 'jump'"),
     ("lift", {"cell": "b1", "force": True}, 400,
      "lift: unknown field 'force'; it takes only \"cell\""),
-    ("press", {"button": "clock", "cell": "b1"}, 400, "press: unknown field 'cell'"),
+    ("press", {"button": "clock", "cell": "b1"}, 400,
+     "press: unknown field 'cell'; it takes only \"button\" and \"player\""),
+    ("choose", {"value": "none", "key": "1.000|x"}, 400,
+     "choose: unknown field 'key'; it takes only \"value\" and \"asked\""),
 ])
 def test_bad_actions_are_refused_and_change_nothing(server, action, body, status, words):
     before = server.state()
