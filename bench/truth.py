@@ -82,7 +82,7 @@ def _followed(tracker, truth: list[str]) -> int:
     """How many of the true turns, in order, the tracker or the furthest of its readings
     (the board followed past a question nobody answered) has taken."""
     best = 0
-    for reading in [tracker, *tracker.readings.values()]:
+    for reading in [tracker, *getattr(tracker, "readings", {}).values()]:  # (--tree: none)
         turns = reading.turns()
         same = [a == b for a, b in zip(turns, truth, strict=False)]
         best = max(best, same.index(False) if False in same else len(same))
