@@ -39,6 +39,9 @@ class Deciding(Undecided):
         self._prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         self.questioned = self.batch if self.questioned is None else self.questioned
         self._read_each(t)
+        if self._quiet_question():
+            self.unshown = self._prompt
+            return []
         return [self._prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:

@@ -17,6 +17,11 @@ answer later events gave. An answer given meanwhile is taken by the tracker as b
 the readings go with the question. The tracker itself keeps following the board as it did
 with a question open (a question about an unseen turn is still declined by the mover's
 visible turn).
+
+A question one of whose answers is a turn no sensor sees waits unshown for the next
+input (:meth:`Readings._quiet_question`): the press of the clock of the player asked
+settles it by the readings' costs where one answer is the cheapest, and any other input
+shows it (docs/architecture.md, "When a question is shown").
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ class Readings:
     pressing: bool = False  # the input being read is a clock press
     downs: int = 0  # the put-downs read since the question was put
     asked_at_press: bool = False  # the question open was raised by a clock press
+    unshown: object = None  # the question open, while it is not shown yet
 
     def fork(self):
         """A copy of this tracker that goes its own way from here (its game, board and
@@ -168,11 +174,34 @@ class Readings:
                         and self.readings[p].cost <= dearest])
 
     def _settle(self, t: float, moved: bool = False, still: bool = False,
-                ended: bool = False) -> list:
+                ended: bool = False, pressed: bool | None = None) -> list:
         """After an input: the readings that no longer fit are let go (while one does);
         answers every reading left agrees on are taken, and so is an answer all of whose
         readings are cheaper than every other's once :data:`STRIKES` put-downs came after
-        the question (the next player's action, and one more, fit it)."""
+        the question (the next player's action, and one more, fit it), or, for a question
+        not shown yet, at the press of the clock of the player asked about (``pressed``:
+        True; False for a press of the other side). A question not shown yet that is
+        still open is shown at the next input but a quiet tick (:meth:`_quiet_question`)."""
+        unshown = self._prompt is not None and self._prompt is self.unshown
+        out = self._settled(t, moved, still, ended, bool(pressed) and unshown)
+        if self._prompt is not None and self._prompt is self.unshown and self._prompt.t < t \
+                and (moved or still or ended or pressed is not None or not self.readings):
+            self.unshown = None
+            out.append(self._prompt)
+        if unshown:  # (nobody saw the question its readings settled)
+            out = [e for e in out if not isinstance(e, Settled)]
+        return out
+
+    def _quiet_question(self) -> bool:
+        """Whether the question just asked waits unshown for the next input: a question
+        of which turn was made, raised by a change, one of whose answers is a turn no
+        sensor sees (the mover's press, expected after such a turn, may settle it by the
+        readings' costs; anything else shows it)."""
+        return bool(self.readings) and not self.asked_at_press and any(
+            c.silent for c in self.pending)
+
+    def _settled(self, t: float, moved: bool, still: bool, ended: bool,
+                 pressed: bool) -> list:
         if not self.readings:
             return []
         if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
@@ -181,25 +210,26 @@ class Readings:
         if (moved or still) and not self.lifting or ended:
             self._drop_misfits(still, ended)
         self.downs += moved and not self.lifting
-        if self.readings and self.downs >= STRIKES and () not in self.cut:
-            self._cheapest()
+        if self.readings and (self.downs >= STRIKES or pressed) and () not in self.cut:
+            self._cheapest(fitting=pressed)
         out: list = []
         while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
 
-    def _cheapest(self) -> None:
+    def _cheapest(self, fitting: bool = False) -> None:
         """Where the readings no dearer than the cheapest that fits all begin with one
         answer, only that answer's are kept (every other answer's readings take an unusual
         action more for granted). A reading that does not fit just now never makes a
-        dearer one that does go."""
+        dearer one that does go; ``fitting`` (at the press of the clock of the player
+        asked about, the turn declared done): nor does it keep an answer open."""
         leaves = self._leaves()
-        low = min((self.readings[p].cost for p in leaves if self.readings[p].misfits == 0
-                   and self.readings[p].fits()), default=None)
+        fit = {p for p in leaves if self.readings[p].misfits == 0 and self.readings[p].fits()}
+        low = min((self.readings[p].cost for p in fit), default=None)
         if low is None:
             return
-        first = {p[0] for p in leaves if self.readings[p].cost <= low}
+        first = {p[0] for p in (fit if fitting else leaves) if self.readings[p].cost <= low}
         if len(first) == 1:
             self._keep([p for p in leaves if p[0] in first])
 
@@ -223,7 +253,10 @@ class Readings:
         self.fork_me, self.still_from, self.downs = None, t, 0
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
-            out.append(self._prompt)
+            if self._prompt.t >= t and self._quiet_question():  # (asked by this input)
+                self.unshown = self._prompt
+            else:
+                out.append(self._prompt)
         return out
 
 

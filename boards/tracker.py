@@ -188,9 +188,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     @property
     def prompt(self) -> Prompt | None:
-        """The question put to the players, if one is open (its readings may still close
-        it, :mod:`boards.readings`)."""
-        return self._prompt
+        """The question put to the players, if one is open and shown (its readings may
+        still close it, :mod:`boards.readings`)."""
+        return None if self._prompt is self.unshown else self._prompt
 
     @property
     def evidence(self) -> Evidence:
@@ -293,11 +293,16 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         []
         """
         was = self.phase
+        if button == "hint" and self._prompt is not None and self._prompt is self.unshown:
+            self.unshown = None  # a player asking: the question not shown yet is shown
+            return self._entered(was, [self._prompt])
         self._heard_press(button, t, player)
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            return self._entered(was, self._pressed(button, t, player) + self._settle(t))
+            asked = player in (None, self.player)  # (a press of the player asked about)
+            return self._entered(was, self._pressed(button, t, player)
+                                 + self._settle(t, pressed=asked))
         return self._entered(was, self._pressed(button, t, player))
 
     def _pressed(self, button: str, t: float, player: str | None) -> list[Event]:
@@ -331,7 +336,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         ``asked``: the key of the question it was given for (:attr:`Prompt.key`); if
         another has taken its place since (later events settled it, or changed what is
         asked), the answer is refused, never taken for the question now open."""
-        if self._prompt is None:
+        if self._prompt is None:  # (one not shown yet is open: an answer may come first)
             return [Rejected(t, f"no question is open; {quote(value)} ignored")]
         if asked is not None and asked != self._prompt.key:
             return [Rejected(t, no_longer_open(value, self._prompt.options))]

@@ -82,11 +82,13 @@ def test_prompt_blinks_the_candidate_cells():
     for m in ["+b1", "+k12", "a1-a2", "+j12", "+b2", "+i12", "a2-b2", "+h12"]:
         state.push_str(m)
     tracker = Tracker(state)
-    # pawn off its block at b2, or a block on c2 (or red's block after a silent b2-b1)
+    # pawn off its block at b2, or a block on c2 (or red's block after a silent b2-b1):
+    # asked once the board has been still for a second
     tracker.change("c2", True, 1.0)
-    assert tracker.prompt is not None
+    assert tracker.prompt is None
+    tracker.tick(2.0)
     assert tracker.prompt.options == ["+c2", "b2-b1", "b2-c2", "none"]
-    lit = [hints.plan(tracker.view(), 1.0 + k / 8) for k in range(8)]
+    lit = [hints.plan(tracker.view(), 2.0 + k / 8) for k in range(8)]
     assert any(f == {} for f in lit) and any(set(f.values()) == {"choice"} for f in lit)
     assert {"b2", "c2"} <= set(next(f for f in lit if f))
 

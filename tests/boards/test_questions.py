@@ -26,16 +26,49 @@ def moves(events) -> list[str]:
 
 
 def test_an_answer_after_later_moves_commits_them_too():
-    """Red's press after its block on l8 (or a silent step and yellow's block) is asked;
-    answered only after yellow's next blocks, the answer commits the turn asked about and
-    the turns since."""
+    """Red's block on l8 (or a silent step and yellow's block) is asked once yellow's
+    next block has come, as nobody pressed the clock; answered only then, the answer
+    commits the turn asked about and the turns since."""
     tracker = reed(WALLED)
-    assert [e.options for e in tracker.change("l8", True, 1.0)] == [
+    assert tracker.change("l8", True, 1.0) == [] and tracker.prompt is None
+    assert [e.options for e in tracker.change("c5", True, 1.5)] == [
         ["+l8", "k11-j11", "k11-k10", "none"]]
-    tracker.press("clock", 1.5, "red")
-    assert tracker.change("c5", True, 3.0) == []
     assert moves(tracker.choose("+l8", 4.0)) == ["+l8", "+c5"]
     assert tracker.prompt is None and tracker.turns() == ["+l8", "+c5"]
+
+
+def test_the_movers_press_settles_a_question_not_shown_yet():
+    """Red's block on l8, or a silent step onto red's own block and yellow's block on l8:
+    red then presses its clock. Every reading of a silent step takes an unpressed unseen
+    step for granted, so red's press commits ``+l8`` and nothing is ever shown; yellow's
+    press instead (or a press of the other side) would leave the question, and it is
+    shown at once."""
+    tracker = reed(WALLED)
+    assert tracker.change("l8", True, 1.0) == []
+    assert tracker.view().phase.name == "HELD"  # the LEDs and page: press the clock
+    assert moves(tracker.press("clock", 1.5, "red")) == ["+l8"]
+    assert tracker.prompt is None and tracker.turns() == ["+l8"]
+    other = reed(WALLED)
+    other.change("l8", True, 1.0)
+    shown = other.press("clock", 1.5, "yellow")
+    assert [e.options for e in shown if hasattr(e, "options")] == [
+        ["+l8", "k11-j11", "k11-k10", "none"]] and other.turns() == []
+
+
+def test_hint_shows_a_question_not_shown_yet():
+    tracker = reed(WALLED)
+    tracker.change("l8", True, 1.0)
+    assert [e.options for e in tracker.press("hint", 1.3)] == [
+        ["+l8", "k11-j11", "k11-k10", "none"]]
+    assert tracker.prompt is not None and tracker.view().question is not None
+
+
+def test_an_answer_given_before_the_question_is_shown_is_taken():
+    """The question is there before it is shown: an answer naming one of its options (a
+    replay's line, a player who knows the board will ask) is taken."""
+    tracker = reed(WALLED)
+    tracker.change("l8", True, 1.0)
+    assert moves(tracker.choose("+l8", 1.2)) == ["+l8"] and tracker.prompt is None
 
 
 class Board:
@@ -73,13 +106,13 @@ def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service()
     committed ``k11-k10`` 22 s later), and every turn after it is committed without an
     error."""
     board = Board(WALLED)
-    board.act(1.0, "place", "l8")
-    assert board.answer_when_asked(1.5, "+l8") == 1
-    board.act(2.0, "press", "clock", "red")
-    board.act(3.0, "place", "c5")
-    board.act(4.0, "place", "e9")  # red's block again, or a silent step and yellow's block
-    assert board.answer_when_asked(4.5, "+e9") == 1
-    board.act(5.0, "place", "c6")
+    board.act(1.0, "place", "l8")  # asked once the board has been still for a second
+    assert board.answer_when_asked(2.5, "+l8") == 1
+    board.act(3.0, "press", "clock", "red")
+    board.act(4.0, "place", "c5")
+    board.act(5.0, "place", "e9")  # red's block again, or a silent step and yellow's block
+    assert board.answer_when_asked(6.5, "+e9") == 1
+    board.act(7.0, "place", "c6")
     board.run.scan_until(30.0)  # 22 s and more: nothing else is committed
     moved = [item["move"] for item in board.out if item["type"] == "move"]
     assert moved == ["+l8", "+c5", "+e9", "+c6"]
@@ -122,9 +155,11 @@ def test_an_answer_whose_readings_are_all_cheaper_settles_two_put_downs_later():
     from boards.events import Settled
 
     tracker = reed(WALLED)
-    assert tracker.change("l8", True, 1.0)[0].options == ["+l8", "k11-j11", "k11-k10", "none"]
-    assert tracker.change("c5", True, 2.0) == []
+    assert tracker.change("l8", True, 1.0) == []  # shown at the next change
+    assert tracker.change("c5", True, 2.0)[0].options == [
+        "+l8", "k11-j11", "k11-k10", "none"]
     events = tracker.change("d5", True, 3.0)
     assert [e.answer for e in events if isinstance(e, Settled)] == ["+l8"]
     assert moves(events) == ["+l8", "+c5"]
-    assert tracker.prompt.options == ["+d5", "k11-j11", "k11-k10", "none"]
+    assert tracker.prompt is None  # red's d5, asked the same way: not shown yet
+    assert tracker.tick(4.0)[0].options == ["+d5", "k11-j11", "k11-k10", "none"]

@@ -198,11 +198,11 @@ def test_an_answer_the_board_refused_leaves_its_question_open_in_the_record():
     service.sim_lift("b2")
     run_.scan_until(1.0)
     service.sim_place("c2")  # the pawn off its block: a block on c2, a step, or b2-b1 first
-    run_.scan_until(2.0)
+    run_.scan_until(2.5)  # asked once the board has been still for a second
     assert service.tracker.prompt is not None
     service.act("choose", "b2-b3")  # not offered: refused
     service.act("choose", "b2-c2")
-    run_.scan_until(3.0)
+    run_.scan_until(3.5)
     log = GameLog({"type": "start", "game": "teblo", "options": {},
                    "position": TEBLO_ON_BLOCK, "players": ["yellow", "red"]}, 0.0)
     seen = []

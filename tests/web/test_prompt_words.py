@@ -120,6 +120,7 @@ def test_teblo_asks_block_or_pawn_step_in_words():
     block on c2 after it, or a touch."""
     tracker = Tracker(teblo_pawn_on_its_block())
     tracker.change("c2", True, 1.0)
+    tracker.tick(2.0)  # asked once the board has been still for a second
     asked = guidance.asked(tracker.view())
     assert asked["question"] == "Which move did yellow make?"
     assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
