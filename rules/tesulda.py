@@ -51,7 +51,7 @@ import functools
 import operator
 from collections.abc import Sequence
 
-from . import tesulda_setup
+from . import tesulda_position, tesulda_setup
 from .base import GameState, Outcome
 from .errors import PositionError
 from .tesulda_moves import (
@@ -86,12 +86,10 @@ from .tesulda_pieces import (
     _physical,
     _refigure,
     _swap_pieces,
-    figure_fault,
     figure_words,
     kind,
     occupancy,
     parse_figure,
-    parse_pieces,
     pieces_str,
     primes,
     traits,
@@ -595,69 +593,6 @@ def new_game(setup: object = None, first: str = "light") -> TesuldaState:
     return TesuldaState(tesulda_setup.start_board(setup), PLAYERS.index(first) + 1)
 
 
-_POSITION_HELP = ("Tesulda position must be 'light:CELL=FIG,... dark:CELL=FIG,... "
-                  "pool:PIECES PLAYER [moved:CELL taking:FIG | moved:CELL open:swap,draw]'")
-
-
 def from_position(text: str) -> TesuldaState:
-    """Read a position written by ``position_str()``."""
-    parts = text.split() if isinstance(text, str) else []
-    if not 4 <= len(parts) <= 6 or parts[3] not in PLAYERS or len(parts) == 5:
-        raise PositionError(f"{_POSITION_HELP}, got {text!r}")
-    board: list[Figure | None] = [None] * _N
-    for side, (player, part) in enumerate(zip(PLAYERS, parts[:2], strict=True), start=1):
-        label, colon, figs = part.partition(":")
-        if label != player or not colon:
-            raise PositionError(f"expected '{player}:' in Tesulda position, got {part!r}")
-        for item in filter(None, figs.split(",")):
-            cell, eq, fig_text = item.partition("=")
-            if cell not in _INDEX or not eq:
-                raise PositionError(f"{player}: {item!r} must be CELL=FIGURE with a cell "
-                                    "a1..j10")
-            try:
-                fig = parse_figure(fig_text, side)
-            except ValueError as err:
-                raise PositionError(f"{player} {cell}: {err}") from None
-            fault = figure_fault(fig)
-            if fault:
-                raise PositionError(f"{player} {cell}: {fault}")
-            if board[_INDEX[cell]] is not None:
-                raise PositionError(f"square {cell} holds two figures")
-            board[_INDEX[cell]] = fig
-    label, colon, pool_text = parts[2].partition(":")
-    if label != "pool" or not colon:
-        raise PositionError(f"expected 'pool:PIECES' in Tesulda position, got {parts[2]!r}")
-    try:
-        pool = parse_pieces(pool_text)
-    except ValueError as err:
-        raise PositionError(f"pool: {err}") from None
-    state = TesuldaState(board, PLAYERS.index(parts[3]) + 1, pool)
-    if len(parts) == 6:
-        _read_phase(state, parts[4], parts[5])
-    if not state._crowns(1) and not state._crowns(2):
-        raise PositionError("neither side has a crown; a side without one has lost (D-10)")
-    return state
-
-
-def _read_phase(state: TesuldaState, moved: str, rest: str) -> None:
-    label, _, cell = moved.partition(":")
-    if label != "moved" or cell not in _INDEX:
-        raise PositionError(f"expected 'moved:CELL' in Tesulda position, got {moved!r}")
-    t = _INDEX[cell]
-    fig = state._board[t]
-    if fig is None or fig.owner != state._turn:
-        raise PositionError(f"moved:{cell} must hold a figure of {state.to_move}")
-    state._moved = t
-    key, _, value = rest.partition(":")
-    if key == "taking":
-        try:
-            captured = parse_figure(value, 3 - state._turn)
-        except ValueError as err:
-            raise PositionError(f"taking: {err}") from None
-        state._phase, state._captured = ATTACK, captured
-    elif key == "open" and value and set(value.split(",")) <= {"swap", "draw"}:
-        opened = value.split(",")
-        state._phase, state._open = EXTRAS, ("swap" in opened, "draw" in opened)
-    else:
-        raise PositionError(f"expected 'taking:FIGURE' or 'open:swap,draw' in Tesulda "
-                            f"position, got {rest!r}")
+    """Read a position written by ``position_str()`` (:mod:`rules.tesulda_position`)."""
+    return tesulda_position.read(text, TesuldaState)
