@@ -41,7 +41,12 @@ class Profile:
     probability that a rollout's decision is the first of ``order`` rather than a uniform
     random one (rollouts that play the game's way see its plans a random one misses);
     ``guard``: the decision a search returns is checked against the opponent's wins within
-    this many decisions of its next turn (:mod:`engine.guard`; 0: not checked)."""
+    this many decisions of its next turn (:mod:`engine.guard`; 0: not checked);
+    ``focus``: ``(n, c)``, from a search's n-th playout on its nodes explore with ``c``
+    instead of ``exploration`` and add their untried moves best first, as ``ordered``
+    does (each node sorts them when it next widens), so that a search past n playouts
+    goes deeper into the likely lines and sees replies such as a recapture that random
+    order adds late; a search of at most n playouts is unchanged."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -54,6 +59,7 @@ class Profile:
     order: Callable[[object, list], list] | None = None
     guided: float = 0.0
     guard: int = 0
+    focus: tuple[int, float] | None = None
 
 
 def _squash(x: float) -> float:
@@ -191,7 +197,7 @@ PROFILES: dict[str, Profile] = {
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), widest=23,
                      exploration=0.3, decisive_scan=0, order=teblo_order, guided=0.8),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100,
-                       guard=2),
+                       guard=2, focus=(512, 0.3)),
 }
 
 

@@ -64,6 +64,10 @@ class _Search:
         self.settings = settings
         self.table: dict[str, Node] | None = {} if settings.transpositions else None
         self.root = self.open(scan=len(state.legal_moves()))
+        self.made = 0
+        self.exploration = settings.exploration
+        #: Once the profile's focus began: the nodes whose untried moves are sorted.
+        self.sorted: set[Node] | None = None
 
     def result_score(self, outcome: rules.Outcome) -> float:
         if outcome.winner is None:
@@ -161,10 +165,24 @@ class _Search:
             return stratified_outcome(node)
         settings = self.settings
         if node.untried and widening_allows(node, settings.widening, settings.widest):
+            if self.sorted is not None and node not in self.sorted:
+                self.sorted.add(node)
+                node.untried.sort(key=self.promise)  # the most promising last
             return node.untried.pop()
-        return uct_child(node, self.first, settings.exploration)
+        return uct_child(node, self.first, self.exploration)
+
+    def focus(self) -> None:
+        """From the profile's ``focus`` playout on, explore with its constant and widen
+        best first."""
+        focus = self.settings.focus
+        if focus is not None and self.made == focus[0]:
+            self.exploration = focus[1]
+            if self.settings.order is None and not self.settings.ordered:
+                self.sorted = set()
 
     def playout(self) -> None:
+        self.focus()
+        self.made += 1
         node, path, value = self.root, [self.root], None
         while value is None:
             if node.proven is not None:

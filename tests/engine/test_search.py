@@ -168,3 +168,26 @@ def test_teblo_searches_past_level_3_go_deeper_not_wider(monkeypatch):
     bounded = engine.search(state, level=3, seed=2)
     monkeypatch.setitem(PROFILES, "teblo", dataclasses.replace(PROFILES["teblo"], widest=None))
     assert engine.search(state, level=3, seed=2) == bounded
+
+
+#: Tesulda, light to move: dark's Crh took on i2 (`d7xi2 take:s draw:ss`, level 5 in a
+#: game against level 4) and light's j1 takes it back with its star and hexagon.
+RECAPTURE = ("light:b1=Cccd,c1=Sssd,d1=Crch,e1=Skh,h1=Sszh,i1=Ssdh,j1=Ccch,a2=Ssshhh,b2=Tcs,"
+             "c2=Tcs,d2=Tcs,f2=Tcs,g2=Tcs,j2=Cczh,e3=Tc,i3=Tcs,e4=Ccdh dark:i2=Crhsss,b8=Tccss,"
+             "e8=Tccss,c9=Ts,e9=Tc,f9=Tcs,g9=Tcs,h9=Tcs,i9=Tcs,j9=Cczh,b10=Cccd,c10=Sssd,"
+             "e10=Skh,f10=Cczh,g10=Sszh,h10=Ccdh,i10=Ssdh,j10=Ccch pool:ccsssszzz light")
+
+
+def test_tesulda_searches_past_level_4_widen_best_first():
+    """Past 512 playouts a Tesulda node adds its decisions best first by the evaluation
+    (the recapture before the 40-odd others), and levels 1 to 4 search as before."""
+    state = rules.from_position("tesulda", RECAPTURE)
+    tree = _Search(state, 1, dataclasses.replace(PROFILES["tesulda"], focus=(0, 0.3)))
+    tree.playout()
+    assert [state.move_str(move) for move in tree.root.children] == ["j1xi2"]
+    plain = dataclasses.replace(PROFILES["tesulda"], focus=None)
+    level_4 = _Search(state, 2, PROFILES["tesulda"]), _Search(state, 2, plain)
+    for tree in level_4:
+        for _ in range(engine.LEVELS[4]):
+            tree.playout()
+    assert level_4[0].result(512) == level_4[1].result(512)
