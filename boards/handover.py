@@ -12,6 +12,7 @@ import rules
 from . import decisions, evidence
 from .constants import NONE
 from .events import Committed, Event, Prompt
+from .listing import Listing
 from .turns import Candidate
 
 if TYPE_CHECKING:
@@ -239,8 +240,12 @@ class Handover:
                        turn_marks=[*self.turn_marks, self.turn_start],
                        listing=self._listed.get(tuple(state.move_stack[self.turn_start:])))
 
-    def _fits(self, state: rules.GameState) -> bool:
-        """Would what the board shows now be a turn in progress from ``state``?"""
+    def _fits(self, state: rules.GameState) -> Tracker | None:
+        """The tracker of the turn from ``state``, if what the board shows now is one in
+        progress."""
+        listing = self._listed.get(tuple(state.move_stack[self.turn_start:]))
+        if listing is not None and _unexplained(listing, self.current):
+            return None  # (no tracker needed to see that none of its turns is alive)
         nxt = self._tracker_from(state, self.current)
         nxt._alive = nxt.alive()
         return nxt if nxt._alive else None
@@ -354,3 +359,15 @@ class Handover:
             # is only taken up: a longer turn may be under way, the piece touched.)
             return self._commit_since(waiting[0], t)
         return None
+
+
+def _unexplained(listing: Listing, board: dict[str, Hashable]) -> bool:
+    """Whether ``board`` differs from what the sensors show at the start of ``listing``'s
+    position on a cell that none of its turns may change (a tracker begun there with the
+    sensors showing ``board`` finds no turn alive)."""
+    index, shows = listing.by_cell, listing.shows
+    if index is not None:
+        for cell, value in board.items():
+            if cell not in index and shows.get(cell) != value:
+                return True
+    return False
