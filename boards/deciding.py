@@ -47,7 +47,7 @@ class Deciding(Undecided):
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
         self.last_commit, self.asked = (cand, t), [cand]
         self.asked_at = len(self.state.move_stack)
-        self.no_turn = self._like_a_touch(cand)
+        self.no_turn = bool(cand.ways) and self._like_a_touch(cand)
         self.asked_batch = self.batch
         return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
 
@@ -77,7 +77,9 @@ class Deciding(Undecided):
             return events + self._replay(replay, t)
         # (the position's pieces, once: the turn carried into and the next turn's start)
         after = None if since is not None else self.state.physical()
-        carried = {} if after is None else self._carried(turn, after)
+        # (no cell showed two things this turn: nothing to carry, the usual turn)
+        carried = self._carried(turn, after) if after is not None and max(
+            map(len, history.values()), default=0) > 1 else {}
         self._next_position(turn, after)
         if since is not None:
             for cell, hist in history.items():
@@ -85,7 +87,8 @@ class Deciding(Undecided):
                 if later:
                     self.history[cell] = [(0, self.before[cell]), *later]
                     self.seen[cell].update(v for _, v in later)
-        self._carry(carried)
+        if carried:  # (the turn just begun carries nothing otherwise: _clear_turn)
+            self._carry(carried)
         self.last_change = t
         return [*events, *self._evaluate(t)] if self.differing or carried else events
 
@@ -103,9 +106,7 @@ class Deciding(Undecided):
         capture); not a touch while a question was open. Where the turn changes a cell,
         only what came after it was done there (a Telec turn of several decisions: after
         the way made, not the others asked with it). ``after``: the position's pieces,
-        ``turn`` made."""
-        if max(map(len, self.history.values()), default=0) < 2:
-            return {}  # (no cell showed two things: nothing to carry, the usual turn)
+        ``turn`` made; only where a cell showed two things this turn."""
         before = self.before_pieces  # (every cell; those that changed, looked at below)
         made = [c for c in self.asked if turn in c.ways or Turn((c.move,)) == turn]
 

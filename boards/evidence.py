@@ -81,7 +81,9 @@ def consistent(ev: Evidence, cand: Candidate) -> bool:
             return False
     if cand.first_step and not in_order(ev, cand):
         return False
-    return pieces_balance(ev, cand)
+    # No piece has arrived that neither left a cell of ``cand`` nor came from the stock:
+    # a Teblo pawn cannot land on b1 before it has left a1.
+    return excess(ev, cand)[0] <= 0
 
 
 def shows_done(ev: Evidence, cand: Candidate) -> bool:
@@ -95,12 +97,6 @@ def in_order(ev: Evidence, cand: Candidate) -> bool:
     done = stage(ev, cand)[0]
     first = cand.first_step
     return all(first.get(cell, 0) <= done for cell in ev.differing)
-
-
-def pieces_balance(ev: Evidence, cand: Candidate) -> bool:
-    """No piece has arrived that neither left a cell of ``cand`` nor came from the
-    stock: a Teblo pawn cannot land on b1 before it has left a1."""
-    return excess(ev, cand)[0] <= 0
 
 
 def excess(ev: Evidence, cand: Candidate) -> tuple[int, list[str]]:
