@@ -227,8 +227,10 @@ def view_of(tracker: Tracker, previous: TurnView | None = None,
     at = question = None
     if tracker.prompt is not None:
         at = _at_now(tracker, known, state.move_stack)
+        changed = at.changed  # (none: a roll, a die's face; the about cells are known)
         question = _question(tracker, previous.question if previous else None, option_cells,
-                             lambda: differing | {c for c, _ in at.changed})
+                             (lambda: differing | {c for c, _ in changed}) if changed
+                             else differing)
     phase = tracker.phase  # kept by the tracker: boards/phases.py
     # The turn's own LED roles, only where the planner shows them (see hints.plan); the
     # phase compared by identity (an enum's hash is a Python call).
@@ -392,7 +394,7 @@ def _owner(piece: str, players: tuple[str, ...]) -> str | None:
 
 
 def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
-              about: Callable[[], frozenset[str]]) -> Question | None:
+              about: frozenset[str] | Callable[[], frozenset[str]]) -> Question | None:
     prompt = tracker.prompt
     if prompt is None:
         return None
@@ -406,13 +408,14 @@ def _question(tracker: Tracker, previous: Question | None, option_cells: bool,
         options = tuple(Option(v, cells.get(v, _NOTHING), _pulses(v, cells)) for v in values)
     else:
         options = _unplaced(values)
-    # Made as _make makes a view (no frozen __init__); ``about`` when first read.
+    # Made as _make makes a view (no frozen __init__); ``about`` when first read, where
+    # it is to be worked out.
     question = object.__new__(Question)
     object.__setattr__(question, "__dict__", {
         "options": options, "player": tracker.player,
         "no_turn": tracker.deciding is None or tracker.no_turn, "asked_at": prompt.t,
         "placed": placed, "offered": previous.offered if same else None, "values": values,
-        "_about": about})
+        "_about" if callable(about) else "about": about})
     return question
 
 
