@@ -227,8 +227,7 @@ class Deciding(Undecided):
         """A turn of several decisions that ends showing what the board showed before, a
         piece lifted and one put back in its place (a Telec pyramid entering onto an
         enemy single it bumps): a touch of that piece looks the same, so it is asked."""
-        return bool(cand.ways) and not cand.silent and all(
-            value == self.before[cell] for cell, value in cand.final.items())
+        return bool(cand.ways) and not cand.silent and cand.final.items() <= self.before.items()
 
     def _no_turn(self, t: float) -> list[Event]:
         """``none`` to the first question about unseen turns: none was made. The decisions

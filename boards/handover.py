@@ -177,12 +177,14 @@ class Handover:
         away), or whose own pieces cannot have come to a cell replaced (a step onto the
         enemy single an entry bumped, its piece still on its own cell).
         """
+        growing = [cand for cand in alive if cand not in complete]
+        if not growing:
+            return False  # (every turn in progress is done: the usual commit)
         ev = self.evidence
         replaced = evidence.swapped(ev, self._alive)
         shown = evidence.stages_shown(ev, complete)
         return any(replaced <= cand.final.keys() and shown <= cand.allowed.keys()
-                   and evidence.may_arrive(ev, cand, replaced)
-                   for cand in alive if cand not in complete)
+                   and evidence.may_arrive(ev, cand, replaced) for cand in growing)
 
     def _next_turn_made(self, cand: Candidate, board: dict[str, Hashable] | None = None,
                         since: list[tuple[list, float]] | None = None) -> bool:
