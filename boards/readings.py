@@ -18,10 +18,12 @@ the readings go with the question. The tracker itself keeps following the board 
 with a question open (a question about an unseen turn is still declined by the mover's
 visible turn).
 
-A question one of whose answers is a turn no sensor sees waits unshown for the next
-input (:meth:`Readings._quiet_question`): the press of the clock of the player asked
-settles it by the readings' costs where one answer is the cheapest, and any other input
-shows it (docs/architecture.md, "When a question is shown").
+A question one of whose answers is a turn no sensor sees waits unshown
+(:meth:`Readings._quiet_question`): the press of the clock of the player asked, or the
+next piece put down, settles it by the readings' costs where one answer is the cheapest,
+and otherwise shows it, as does any other input but a piece taken up (docs/architecture.md,
+"When a question is shown"). An answer to a question shown after a piece was put down
+takes that answer's readings, which followed the turns since.
 """
 
 from __future__ import annotations
@@ -180,23 +182,37 @@ class Readings:
         readings are cheaper than every other's once :data:`STRIKES` put-downs came after
         the question (the next player's action, and one more, fit it), or, for a question
         not shown yet, at the press of the clock of the player asked about (``pressed``:
-        True; False for a press of the other side). A question not shown yet that is
-        still open is shown at the next input but a quiet tick (:meth:`_quiet_question`)."""
+        True; False for a press of the other side) or the next piece put down. A question
+        not shown yet that is still open is shown then, or at any other input but a piece
+        taken up or a quiet tick (:meth:`_quiet_question`)."""
         unshown = self._prompt is not None and self._prompt is self.unshown
-        out = self._settled(t, moved, still, ended, bool(pressed) and unshown)
+        put = moved and not self.lifting
+        out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown)
         if self._prompt is not None and self._prompt is self.unshown and self._prompt.t < t \
-                and (moved or still or ended or pressed is not None or not self.readings):
+                and (put or still or ended or pressed is not None or not self.readings):
             self.unshown = None
             out.append(self._prompt)
         if unshown:  # (nobody saw the question its readings settled)
             out = [e for e in out if not isinstance(e, Settled)]
         return out
 
+    def _answered(self, value: str, t: float) -> list | None:
+        """An answer to a question shown after something was put down since: the readings
+        of that answer are taken (they followed the turns since), where any fits."""
+        if not self.readings or self.downs < 1 or self._prompt is not self.read_for \
+                or () in self.cut:
+            return None
+        leaves = [p for p in self._leaves() if p[0] == value and self.readings[p].fits()]
+        if not leaves:
+            return None
+        self._keep(leaves)
+        return self._settled(t, False, False, False, False)
+
     def _quiet_question(self) -> bool:
-        """Whether the question just asked waits unshown for the next input: a question
-        of which turn was made, raised by a change, one of whose answers is a turn no
-        sensor sees (the mover's press, expected after such a turn, may settle it by the
-        readings' costs; anything else shows it)."""
+        """Whether the question just asked waits unshown: a question of which turn was
+        made, raised by a change, one of whose answers is a turn no sensor sees (the
+        mover's press, expected after such a turn, or the next piece put down may settle
+        it by the readings' costs)."""
         return bool(self.readings) and not self.asked_at_press and any(
             c.silent for c in self.pending)
 
@@ -253,7 +269,7 @@ class Readings:
         self.fork_me, self.still_from, self.downs = None, t, 0
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
-            if self._prompt.t >= t and self._quiet_question():  # (asked by this input)
+            if self._prompt.t >= self.last_change and self._quiet_question():  # (no change since)
                 self.unshown = self._prompt
             else:
                 out.append(self._prompt)

@@ -341,6 +341,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if asked is not None and asked != self._prompt.key:
             return [Rejected(t, no_longer_open(value, self._prompt.options))]
         was = self.phase
+        taken = self._answered(value, t)
+        if taken is not None:
+            return self._entered(was, taken)
         events = self._choose(value, t)
         while self.held and self._prompt is None:
             events += self.press("clock", t, self.held.pop(0))

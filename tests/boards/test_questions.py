@@ -26,15 +26,16 @@ def moves(events) -> list[str]:
 
 
 def test_an_answer_after_later_moves_commits_them_too():
-    """Red's block on l8 (or a silent step and yellow's block) is asked once yellow's
-    next block has come, as nobody pressed the clock; answered only then, the answer
-    commits the turn asked about and the turns since."""
+    """Red's pawn steps off its block at k11 onto l11, or red puts a block on l11: equally
+    ordinary, so yellow's next block (c5) leaves both and the question is shown then;
+    answered only after it, the answer commits the turn asked about and the turns since
+    (its readings followed them)."""
     tracker = reed(WALLED)
-    assert tracker.change("l8", True, 1.0) == [] and tracker.prompt is None
+    assert tracker.change("l11", True, 1.0) == [] and tracker.prompt is None
     assert [e.options for e in tracker.change("c5", True, 1.5)] == [
-        ["+l8", "k11-j11", "k11-k10", "none"]]
-    assert moves(tracker.choose("+l8", 4.0)) == ["+l8", "+c5"]
-    assert tracker.prompt is None and tracker.turns() == ["+l8", "+c5"]
+        ["+l11", "k11-j11", "k11-k10", "k11-l11", "none"]]
+    assert moves(tracker.choose("k11-l11", 4.0)) == ["k11-l11", "+c5"]
+    assert tracker.prompt is None and tracker.turns() == ["k11-l11", "+c5"]
 
 
 def test_the_movers_press_settles_a_question_not_shown_yet():
@@ -146,20 +147,30 @@ def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
     assert moves(tracker.choose("b1-c1", 6.0, asked=second.key)) == ["b1-c1"]
 
 
-def test_an_answer_whose_readings_are_all_cheaper_settles_two_put_downs_later():
+def test_an_answer_whose_readings_are_all_cheaper_settles_at_the_next_put_down():
     """Red's block on l8, or a step onto red's own block that nobody pressed for and
-    yellow's block on l8: nobody answers, and yellow's c5 and red's d5 fit both. Every
-    reading of ``+l8`` takes nothing unusual for granted, every other an unpressed
-    unseen step, so once two put-downs have followed the question it settles as ``+l8``
-    (and the next question is red's d5, asked the same way)."""
-    from boards.events import Settled
-
+    yellow's block on l8: nobody presses, and yellow's c5 fits both. Every reading of
+    ``+l8`` takes nothing unusual for granted, every other an unpressed unseen step, so
+    the question, never shown, settles as ``+l8`` at yellow's put-down (and the next
+    question, red's d5, waits the same way)."""
     tracker = reed(WALLED)
-    assert tracker.change("l8", True, 1.0) == []  # shown at the next change
-    assert tracker.change("c5", True, 2.0)[0].options == [
-        "+l8", "k11-j11", "k11-k10", "none"]
-    events = tracker.change("d5", True, 3.0)
-    assert [e.answer for e in events if isinstance(e, Settled)] == ["+l8"]
-    assert moves(events) == ["+l8", "+c5"]
-    assert tracker.prompt is None  # red's d5, asked the same way: not shown yet
+    assert tracker.change("l8", True, 1.0) == []
+    assert moves(tracker.change("c5", True, 2.0)) == ["+l8", "+c5"]
+    assert tracker.change("d5", True, 3.0) == [] and tracker.prompt is None
     assert tracker.tick(4.0)[0].options == ["+d5", "k11-j11", "k11-k10", "none"]
+
+
+def test_an_answer_two_turns_late_takes_the_readings_that_followed_them():
+    """As above, but the answer comes after red's next block too: the answer's readings
+    followed the turns since, so yellow's c5 is committed with it (the tracker's own
+    reading, stopped at the question, would have lost it), and red's e5 (a block, or an
+    unseen step and yellow's block) waits unshown as any such question does, until red's
+    press commits it."""
+    tracker = reed(WALLED)
+    tracker.change("l11", True, 1.0)
+    tracker.change("c5", True, 1.5)
+    tracker.change("e5", True, 2.0)
+    assert moves(tracker.choose("+l11", 2.5)) == ["+l11", "+c5"]
+    assert tracker.prompt is None
+    assert moves(tracker.press("clock", 3.0, "red")) == ["+e5"]
+    assert tracker.prompt is None and tracker.turns() == ["+l11", "+c5", "+e5"]
