@@ -205,8 +205,9 @@ class Readings:
         leaves = [p for p in self._leaves() if p[0] == value and self.readings[p].fits()]
         if not leaves:
             return None
-        self._keep(leaves)
-        return self._settled(t, False, False, False, False)
+        self._keep(leaves)  # (the answer closed it: no Settled said)
+        return [e for e in self._settled(t, False, False, False, False)
+                if not isinstance(e, Settled)]
 
     def _quiet_question(self) -> bool:
         """Whether the question just asked waits unshown: a question of which turn was

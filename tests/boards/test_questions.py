@@ -34,7 +34,9 @@ def test_an_answer_after_later_moves_commits_them_too():
     assert tracker.change("l11", True, 1.0) == [] and tracker.prompt is None
     assert [e.options for e in tracker.change("c5", True, 1.5)] == [
         ["+l11", "k11-j11", "k11-k10", "k11-l11", "none"]]
-    assert moves(tracker.choose("k11-l11", 4.0)) == ["k11-l11", "+c5"]
+    events = tracker.choose("k11-l11", 4.0)
+    assert moves(events) == ["k11-l11", "+c5"]
+    assert [type(e).__name__ for e in events] == ["Committed", "Committed"]  # not settled
     assert tracker.prompt is None and tracker.turns() == ["k11-l11", "+c5"]
 
 
