@@ -185,16 +185,21 @@ class Readings:
         True; False for a press of the other side) or the next piece put down. A question
         not shown yet that is still open is shown then, or at any other input but a piece
         taken up or a quiet tick (:meth:`_quiet_question`)."""
-        unshown = self._prompt is not None and self._prompt is self.unshown
+        unshown = self.hidden
         put = moved and not self.lifting
         out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown)
-        if self._prompt is not None and self._prompt is self.unshown and self._prompt.t < t \
+        if self.hidden and self._prompt.t < t \
                 and (put or still or ended or pressed is not None or not self.readings):
             self.unshown = None
             out.append(self._prompt)
         if unshown:  # (nobody saw the question its readings settled)
             out = [e for e in out if not isinstance(e, Settled)]
         return out
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the question open is not shown yet."""
+        return self._prompt is not None and self._prompt is self.unshown
 
     def _answered(self, value: str, t: float) -> list | None:
         """An answer to a question shown after something was put down since: the readings

@@ -190,7 +190,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def prompt(self) -> Prompt | None:
         """The question put to the players, if one is open and shown (its readings may
         still close it, :mod:`boards.readings`)."""
-        return None if self._prompt is self.unshown else self._prompt
+        return None if self._prompt is self.unshown else self._prompt  # (read every scan)
 
     @property
     def evidence(self) -> Evidence:
@@ -293,7 +293,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         []
         """
         was = self.phase
-        if button == "hint" and self._prompt is not None and self._prompt is self.unshown:
+        if button == "hint" and self.hidden:
             self.unshown = None  # a player asking: the question not shown yet is shown
             return self._entered(was, [self._prompt])
         self._heard_press(button, t, player)
