@@ -86,14 +86,29 @@ class Handover:
         for text in texts:
             self.done_at.pop(text, None)
 
+    def _mark_done(self, complete: list[Candidate]) -> None:
+        """The turns ``complete`` are done as of this scan: note when each was first done,
+        and when again by this scan's changes on its own cells alone, after something
+        undid it (its piece put back, then moved again)."""
+        changed = {cell for cell, _ in self._batch[0]}
+        for cand in complete:
+            if cand.text not in self.done_last:
+                self.done_at.setdefault(cand.text, self.batch)
+                again = self.done_again.setdefault(cand.text, [])
+                if not again or changed <= cand.before.keys():
+                    again.append(self.batch)
+        self.done_last = {c.text for c in complete}
+
     def _hold_from_done(self, text: str) -> None:
         """The turn ``text``, one the board is held for, is made: if it was done before the
         board was held (a step onto an own piece, then the next turns, partly unseen, one
         of them looking like a longer turn of the mover's), the board is held from then
-        instead: all that came since is the next turns'."""
-        done = self.done_at.get(text)
-        if done is not None and done <= self.batch - len(self.since_held):
-            self.pending_since = done
+        instead: all that came since is the next turns'. From the last time it was done
+        before the board was held: a piece put back and moved again was touched first."""
+        held = self.batch - len(self.since_held)
+        done = [n for n in self.done_again.get(text, ()) if n <= held]
+        if done:
+            self.pending_since = done[-1]
             self.held_board, self.since_held = self._since_pending()
 
     def _commit_held(self, t: float, cand: Candidate | None = None) -> list[Event]:

@@ -174,6 +174,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.questioned: int | None = None
         self.pending_since = 0  # the scan after which the turn waiting was done
         self.done_at: dict[str, int] = {}  # the scan after which each turn was first done
+        # ... and each time it was done again after something undid it (a piece put back)
+        self.done_again: dict[str, list[int]] = {}
+        self.done_last: set[str] = set()  # the turns done as of the last scan read
         self._danger: list[str] | None = None
         self.asked_at = len(self.state.move_stack)  # the decisions made when it was asked
         self.held_rolls: list[Rolled] = []  # dice read, reported once a turn is sure
@@ -481,8 +484,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
         complete = [c for c in alive if not c.silent and evidence.complete(ev, c)]
-        for cand in complete:
-            self.done_at.setdefault(cand.text, self.batch)
+        self._mark_done(complete)
         if self.lifting and complete and evidence.cleared(ev, complete):
             self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
         waiting = [c for c in self.pending if c not in complete]

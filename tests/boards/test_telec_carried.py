@@ -68,6 +68,24 @@ def test_none_to_an_entry_like_the_movers_touch_keeps_the_turns_made_since():
     assert tr.prompt is None and tr.turns() == ["b5-c5", "b1-a1", "c5-c4"]
 
 
+def test_a_step_onto_an_own_piece_made_after_a_touch_is_read_from_the_second_lift():
+    """Blue touched its 2 on b5, then stacked it onto its own 4 on c5 (only the lifts
+    show); red stacked d1 onto its own 5 on c1 (only the lift) and blue entered a 5 on
+    d1. Answered that blue's step was b5-c5, the board read red's turn from blue's first
+    lift: the 2 put back looked like a blue piece put down in red's turn, red was asked
+    for the face of a forfeit, and red's d1-c1 was lost (seed 83000159 on
+    telec-nodrop)."""
+    tr = Tracker(rules.from_position(
+        "telec", "b1=b1,c1=r5,d1=r2,a2=r1,a4=b3,c4=b31,b5=b2,c5=b4,d5=b642 blue:556:0 "
+                 "red:13344566:1 blue turn"), blind=frozenset({"cz"}))
+    feed(tr, [("b5", False), ("b5", True), ("b5", False), ("d1", False), ("d1", True)])
+    assert tr.prompt.options == ["b5-c5", "none"]
+    assert committed(tr.choose("b5-c5", 9.0)) == ["b5-c5"]
+    assert tr.prompt.options == ["d1-c1", "none"]  # red's step, then blue's entry on d1
+    assert committed(tr.choose("d1-c1", 10.0)) == ["d1-c1"]
+    assert tr.prompt.options == ["5", "6"]  # the size blue entered with
+
+
 def test_the_input_ending_after_a_waiting_step_and_the_next_players_lift_commits_both():
     """Blue stacked its 3-1 from d5 onto its own 5 on c5 (only the lift shows: it waits,
     a bump of red's stack on a1, linked to d5, could be under way); red lifted its 2-1
