@@ -385,6 +385,11 @@ class Kind:
             (_fan_index(0, 0, t.straight), _fan_index(0, 1, t.diagonal)),
             (_fan_index(0, 1, t.diagonal), _fan_index(0, 0, t.straight)))
 
+    def __reduce__(self) -> tuple:
+        # Unpickled as this process's own kind: its memo's shared empty dictionary is
+        # known by identity, which a copy would lose (every square then sharing one).
+        return Kind.of, (self.traits, self.owner)
+
     @classmethod
     def of(cls, t: Traits, owner: int) -> Kind:
         key = (t, owner if t.minion else 0)

@@ -5,7 +5,9 @@ A turn is every decision of one player until ``to_move`` changes (chance nodes i
 included); a chance node's outcomes are sampled with their probabilities.
 """
 
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -138,6 +140,31 @@ def test_clone_is_independent(game):
         clone.push(clone.legal_moves()[0])
     assert state.move_stack == []
     assert state.position_str() == rules.new_game(game).position_str()
+
+
+def _random_game_moves(states: list) -> list[list[str]]:
+    """Each state's seeded random game, up to 30 plies: the legal moves at every ply."""
+    out = []
+    for state in states:
+        rng = random.Random(f"pickle/{state.NAME}")
+        for _ in range(30):
+            if state.outcome() is not None:
+                break
+            moves = state.legal_moves()
+            out.append([state.move_str(m) for m in moves])
+            state.push(rng.choice(moves))
+    return out
+
+
+def test_a_state_sent_to_another_process_is_the_same_game():
+    """The engine's worker gets its positions pickled: there, a game goes on with the same
+    moves as here (a Tesulda state once listed others: its movers' shared memo, known by
+    identity, was copied, so the squares not looked at before it was sent shared one)."""
+    states = [rules.new_game(game) for game in sorted(rules.GAMES)]
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        there = pool.submit(_random_game_moves, [s.clone() for s in states]).result(120)
+    assert there == _random_game_moves(states)
 
 
 WORDED_GAMES, WORDED_PLIES = 3, 60  # seeded games whose decisions are all said in words
