@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .constants import pressed_by
 from .view import Question
 
 
@@ -39,6 +40,6 @@ def press(question: Question, button: str, player: str | None) -> Step | None:
     if button == "hint":
         offered = question.offered
         return Step(0 if offered is None else (offered + 1) % len(question.options), None)
-    if button == "clock" and question.offered is not None and player in (None, question.player):
+    if button == "clock" and question.offered is not None and pressed_by(player, question.player):
         return Step(question.offered, question.options[question.offered].value)
     return None

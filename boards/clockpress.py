@@ -6,6 +6,7 @@ moved ends their turn still waiting. See :meth:`boards.tracker.Tracker.press`.
 from __future__ import annotations
 
 from . import evidence
+from .constants import pressed_by
 from .events import Event
 
 
@@ -15,7 +16,7 @@ class ClockPress:
     def _clock(self, t: float, player: str | None) -> list[Event]:
         """The clock of ``player`` (None: the shared button) pressed: what is asked or
         waiting ends first (see :meth:`press`)."""
-        if self.deciding is not None and self.after_visible and player in (None, self.player):
+        if self.deciding is not None and self.after_visible and pressed_by(player, self.player):
             # The mover's clock ends the turn: what is still open after its visible part
             # counts as declined (a question that cannot be declined stays).
             events = self._decline_rest(t)

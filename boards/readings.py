@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from .constants import NONE
+from .constants import NONE, pressed_by
 from .events import Committed, Rolled, Settled, TakenBack
 from .undecided import crowded
 
@@ -311,5 +311,5 @@ def _pressed_since(node) -> bool:
     """Whether the clock of the player to move (or a shared one) was pressed since the
     last turn ended: that press may have ended their unseen turn."""
     since = node.last_commit[1] if node.last_commit is not None else float("-inf")
-    return any(player in (node.player, None) and when > since
+    return any(pressed_by(player, node.player) and when > since
                for _, when, player in node.pressed)

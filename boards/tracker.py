@@ -39,7 +39,7 @@ import rules
 
 from . import decisions, evidence, phases
 from .clockpress import ClockPress
-from .constants import BUTTONS, HINT_SECONDS, NONE, presence, quote
+from .constants import BUTTONS, HINT_SECONDS, NONE, presence, pressed_by, quote
 from .deciding import Deciding
 from .decisions import Turn
 from .events import (
@@ -303,7 +303,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if button == "clock" and self.readings:
             self.still_from = t
             self._feed(lambda reading: reading.press(button, t, player))
-            asked = player in (None, self.player)  # (a press of the player asked about)
+            asked = pressed_by(player, self.player)  # (a press of the player asked about)
             return self._entered(was, self._pressed(button, t, player)
                                  + self._settle(t, pressed=asked, own=player == self.player))
         return self._entered(was, self._pressed(button, t, player))
