@@ -90,12 +90,11 @@ class Handover:
         """The turns ``complete`` are done as of this scan: note when each was first done,
         and when again by this scan's changes on its own cells alone, after something
         undid it (its piece put back, then moved again)."""
-        changed = {cell for cell, _ in self._batch[0]}
         for cand in complete:
             if cand.text not in self.done_last:
                 self.done_at.setdefault(cand.text, self.batch)
                 again = self.done_again.setdefault(cand.text, [])
-                if not again or changed <= cand.before.keys():
+                if not again or {cell for cell, _ in self._batch[0]} <= cand.before.keys():
                     again.append(self.batch)
         self.done_last = {c.text for c in complete}
 

@@ -219,9 +219,10 @@ class Readings:
 
     def _quiet_question(self) -> bool:
         """Whether the question just asked waits unshown: a question of which turn was
-        made, raised by a change, one of whose answers is a turn no sensor sees (the
-        mover's press, expected after such a turn, or the next piece put down may settle
-        it by the readings' costs)."""
+        made, raised by a change, one of whose answers is a turn no sensor sees, or one
+        of whose readings has the next player already begun (the mover's press, expected
+        after such a turn, or the next piece put down may settle it by the readings'
+        costs)."""
         made = len(self.turns()) + 1
         return bool(self.readings) and not self.asked_at_press and (
             any(c.silent for c in self.pending)
