@@ -46,7 +46,10 @@ class Profile:
     instead of ``exploration`` and add their untried moves best first, as ``ordered``
     does (each node sorts them when it next widens), so that a search past n playouts
     goes deeper into the likely lines and sees replies such as a recapture that random
-    order adds late; a search of at most n playouts is unchanged."""
+    order adds late; a search of at most n playouts is unchanged;
+    ``focus_widest``: from the same playout on, nodes add at most this many decisions
+    instead of ``widest`` (``None``: ``widest`` still), so that a search past n playouts
+    also looks at the decisions the bound kept from smaller ones."""
 
     evaluate: Evaluation | None = None
     rollout_depth: int = 400
@@ -60,6 +63,7 @@ class Profile:
     guided: float = 0.0
     guard: int = 0
     focus: tuple[int, float] | None = None
+    focus_widest: int | None = None
 
 
 def _squash(x: float) -> float:
@@ -195,7 +199,8 @@ PROFILES: dict[str, Profile] = {
     "tulaga": Profile(tulaga, rollout_depth=24, widening=(2.0, 0.5), ordered=True),
     "telec": Profile(telec, rollout_depth=40),
     "teblo": Profile(teblo, rollout_depth=8, widening=(2.0, 0.5), widest=23,
-                     exploration=0.3, decisive_scan=0, order=teblo_order, guided=0.8),
+                     exploration=0.3, decisive_scan=0, order=teblo_order, guided=0.8,
+                     focus=(512, 0.3), focus_widest=45),
     "tesulda": Profile(tesulda, rollout_depth=10, widening=(2.0, 0.5), decisive_scan=100,
                        guard=2, focus=(512, 0.3)),
 }

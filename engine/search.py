@@ -66,6 +66,7 @@ class _Search:
         self.root = self.open(scan=len(state.legal_moves()))
         self.made = 0
         self.exploration = settings.exploration
+        self.widest = settings.widest
         #: Once the profile's focus began: the nodes whose untried moves are sorted.
         self.sorted: set[Node] | None = None
 
@@ -164,7 +165,7 @@ class _Search:
         if node.probs:
             return stratified_outcome(node)
         settings = self.settings
-        if node.untried and widening_allows(node, settings.widening, settings.widest):
+        if node.untried and widening_allows(node, settings.widening, self.widest):
             if self.sorted is not None and node not in self.sorted:
                 self.sorted.add(node)
                 node.untried.sort(key=self.promise)  # the most promising last
@@ -172,11 +173,13 @@ class _Search:
         return uct_child(node, self.first, self.exploration)
 
     def focus(self) -> None:
-        """From the profile's ``focus`` playout on, explore with its constant and widen
-        best first."""
+        """From the profile's ``focus`` playout on, explore with its constant, widen best
+        first and to at most its ``focus_widest`` decisions a node."""
         focus = self.settings.focus
         if focus is not None and self.made == focus[0]:
             self.exploration = focus[1]
+            if self.settings.focus_widest is not None:
+                self.widest = self.settings.focus_widest
             if self.settings.order is None and not self.settings.ordered:
                 self.sorted = set()
 

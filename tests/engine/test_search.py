@@ -170,6 +170,22 @@ def test_teblo_searches_past_level_3_go_deeper_not_wider(monkeypatch):
     assert engine.search(state, level=3, seed=2) == bounded
 
 
+
+def test_teblo_searches_past_level_4_widen_to_a_level_4_root():
+    """Past 512 playouts a Teblo node adds up to 45 decisions (the most a level-4 root
+    reaches) instead of 23, and levels 1 to 4 search as before."""
+    state = rules.from_position("teblo", "yellow:k9:25: red:c4:25: red")
+    tree = _Search(state, 1, PROFILES["teblo"])
+    for _ in range(engine.LEVELS[5]):
+        tree.playout()
+    assert 23 < len(tree.root.children) <= 45
+    plain = dataclasses.replace(PROFILES["teblo"], focus=None, focus_widest=None)
+    level_4 = _Search(state, 2, PROFILES["teblo"]), _Search(state, 2, plain)
+    for tree in level_4:
+        for _ in range(engine.LEVELS[4]):
+            tree.playout()
+    assert level_4[0].result(512) == level_4[1].result(512)
+
 #: Tesulda, light to move: dark's Crh took on i2 (`d7xi2 take:s draw:ss`, level 5 in a
 #: game against level 4) and light's j1 takes it back with its star and hexagon.
 RECAPTURE = ("light:b1=Cccd,c1=Sssd,d1=Crch,e1=Skh,h1=Sszh,i1=Ssdh,j1=Ccch,a2=Ssshhh,b2=Tcs,"
