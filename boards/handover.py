@@ -85,6 +85,8 @@ class Handover:
         when the board shows it again."""
         for text in texts:
             self.done_at.pop(text, None)
+            self.done_again.pop(text, None)
+        self.done_last -= texts
 
     def _mark_done(self, complete: list[Candidate]) -> None:
         """The turns ``complete`` are done as of this scan: note when each was first done,
