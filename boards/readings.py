@@ -63,7 +63,8 @@ class Readings:
     # The unusual actions the answers on this reading's path take for granted (:meth:`_price`).
     cost: int = 0
     pressing: bool = False  # the input being read is a clock press
-    downs: int = 0  # the put-downs read since the question was put
+    downs: int = 0  # the put-downs read since the question was put (or taken from a reading)
+    read_on: float | None = None  # when the readings last read a piece put down or a press
     asked_at_press: bool = False  # the question open was raised by a clock press
     unshown: object = None  # the question open, while it is not shown yet
 
@@ -176,7 +177,7 @@ class Readings:
                         and self.readings[p].cost <= dearest])
 
     def _settle(self, t: float, moved: bool = False, still: bool = False,
-                ended: bool = False, pressed: bool | None = None) -> list:
+                ended: bool = False, pressed: bool | None = None, own: bool = False) -> list:
         """After an input: the readings that no longer fit are let go (while one does);
         answers every reading left agrees on are taken, and so is an answer all of whose
         readings are cheaper than every other's once :data:`STRIKES` put-downs came after
@@ -184,10 +185,14 @@ class Readings:
         not shown yet, at the press of the clock of the player asked about (``pressed``:
         True; False for a press of the other side) or the next piece put down. A question
         not shown yet that is still open is shown then, or at any other input but a piece
-        taken up or a quiet tick (:meth:`_quiet_question`)."""
+        taken up or a quiet tick (:meth:`_quiet_question`). ``own``: the press was of the
+        asked player's own side of the clock (not a shared button): a reading in which the
+        next player began before it takes one unusual action more."""
         unshown = self.hidden
         put = moved and not self.lifting
-        out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown)
+        if pressed is not None and self.readings:
+            self.read_on = t
+        out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown, own)
         if self.hidden and self._prompt.t < t \
                 and (put or still or ended or pressed is not None or not self.readings):
             self.unshown = None
@@ -202,10 +207,11 @@ class Readings:
         return self._prompt is not None and self._prompt is self.unshown
 
     def _answered(self, value: str, t: float) -> list | None:
-        """An answer to a question shown after something was put down since: the readings
-        of that answer are taken (they followed the turns since), where any fits."""
-        if not self.readings or self.downs < 1 or self._prompt is not self.read_for \
-                or () in self.cut:
+        """An answer to a question after which a piece was put down or the clock pressed:
+        the readings of that answer are taken (they followed the turns since), where any
+        fits."""
+        if not self.readings or self._prompt is not self.read_for or () in self.cut \
+                or self.read_on is None or self.read_on <= self._prompt.t:
             return None
         leaves = [p for p in self._leaves() if p[0] == value and self.readings[p].fits()]
         if not leaves:
@@ -216,14 +222,17 @@ class Readings:
 
     def _quiet_question(self) -> bool:
         """Whether the question just asked waits unshown: a question of which turn was
-        made, raised by a change, one of whose answers is a turn no sensor sees (the
-        mover's press, expected after such a turn, or the next piece put down may settle
-        it by the readings' costs)."""
-        return bool(self.readings) and not self.asked_at_press and any(
-            c.silent for c in self.pending)
+        made, raised by a change, one of whose answers is a turn no sensor sees, or one
+        of whose readings has the next player already begun (the mover's press, expected
+        after such a turn, or the next piece put down may settle it by the readings'
+        costs)."""
+        made = len(self.turns()) + 1
+        return bool(self.readings) and not self.asked_at_press and (
+            any(c.silent for c in self.pending)
+            or any(len(r.turns()) > made for r in self.readings.values()))
 
     def _settled(self, t: float, moved: bool, still: bool, ended: bool,
-                 pressed: bool) -> list:
+                 pressed: bool, own: bool = False) -> list:
         if not self.readings:
             return []
         if self._prompt is not self.read_for:  # the tracker's own reading closed it meanwhile
@@ -231,29 +240,40 @@ class Readings:
             return []
         if (moved or still) and not self.lifting or ended:
             self._drop_misfits(still, ended)
-        self.downs += moved and not self.lifting
+        if moved and not self.lifting:
+            self.downs, self.read_on = self.downs + 1, t
         if self.readings and (self.downs >= STRIKES or pressed) and () not in self.cut:
-            self._cheapest(fitting=pressed)
+            self._cheapest(fitting=pressed, own=own and pressed)
         out: list = []
         while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
             answer = next(iter(self.readings))[0]
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
 
-    def _cheapest(self, fitting: bool = False) -> None:
+    def _cheapest(self, fitting: bool = False, own: bool = False) -> None:
         """Where the readings no dearer than the cheapest that fits all begin with one
         answer, only that answer's are kept (every other answer's readings take an unusual
         action more for granted). A reading that does not fit just now never makes a
         dearer one that does go; ``fitting`` (at the press of the clock of the player
-        asked about, the turn declared done): nor does it keep an answer open."""
+        asked about, the turn declared done): nor does it keep an answer open; ``own``
+        (that press made on their own side): a reading in which the next player had begun
+        before it counts that as one unusual action more."""
         leaves = self._leaves()
+        made = len(self.turns()) + 1
+        cost = {p: self.readings[p].cost + (own and self._late(self.readings[p], made))
+                for p in leaves}
         fit = {p for p in leaves if self.readings[p].misfits == 0 and self.readings[p].fits()}
-        low = min((self.readings[p].cost for p in fit), default=None)
+        low = min((cost[p] for p in fit), default=None)
         if low is None:
             return
-        first = {p[0] for p in (fit if fitting else leaves) if self.readings[p].cost <= low}
+        first = {p[0] for p in (fit if fitting else leaves) if cost[p] <= low}
         if len(first) == 1:
             self._keep([p for p in leaves if p[0] in first])
+
+    def _late(self, reading, made: int) -> bool:
+        """Whether, in ``reading``, the asked player's press came after the next player
+        began and ended no turn of theirs: it leaves them still to move."""
+        return len(reading.turns()) > made and reading.player == self.player
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""
@@ -269,10 +289,11 @@ class Readings:
         below = {p[1:]: r for p, r in self.readings.items() if p[0] == answer and len(p) > 1}
         said = {p[1:]: e for p, e in self.told.items() if p[0] == answer and len(p) > 1}
         cut = frozenset(c[1:] for c in self.cut if c[:1] == (answer,))
+        read_on = self.read_on
         self.__dict__.update(vars(self.readings[(answer,)]))
         self.readings, self.told, self.depth, self.cut = below, said, 0, cut
         self.read_for = self._prompt if below else None
-        self.fork_me, self.still_from, self.downs = None, t, 0
+        self.fork_me, self.still_from, self.downs, self.read_on = None, t, 0, read_on
         out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
         if self._prompt is not None and self._prompt in told:
             if self._prompt.t >= self.last_change and self._quiet_question():  # (no change since)

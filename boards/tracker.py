@@ -305,7 +305,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             self._feed(lambda reading: reading.press(button, t, player))
             asked = pressed_by(player, self.player)  # (a press of the player asked about)
             return self._entered(was, self._pressed(button, t, player)
-                                 + self._settle(t, pressed=asked))
+                                 + self._settle(t, pressed=asked, own=player == self.player))
         return self._entered(was, self._pressed(button, t, player))
 
     def _pressed(self, button: str, t: float, player: str | None) -> list[Event]:

@@ -58,6 +58,21 @@ def test_the_movers_press_settles_a_question_not_shown_yet():
         ["+l8", "k11-j11", "k11-k10", "none"]] and other.turns() == []
 
 
+def test_the_movers_own_press_settles_a_step_the_next_turn_may_have_followed():
+    """Yellow's pawn leaves a1 and a piece appears on b1: a1-b1, or a1-a2 onto yellow's own
+    block and red's block on b1. Equally ordinary as far as the sensors go; but yellow then
+    presses its own side of the clock, which in the second reading would come after red
+    had begun (one unusual action more), so a1-b1 is committed and nothing is shown. On a
+    shared button the press may be red's, and the question is shown."""
+    for button, asked in (("yellow", []), (None, [["a1-a2", "a1-b1", "none"]])):
+        tracker = reed("yellow:a1:24:a2 red:k12:25: yellow")
+        assert tracker.change("a1", False, 1.0) == []
+        assert tracker.change("b1", True, 1.5) == [] and tracker.prompt is None
+        events = tracker.press("clock", 2.0, button)
+        assert [e.options for e in events if hasattr(e, "options")] == asked
+        assert tracker.turns() == (["a1-b1"] if button else [])
+
+
 def test_hint_shows_a_question_not_shown_yet():
     tracker = reed(WALLED)
     tracker.change("l8", True, 1.0)
@@ -124,9 +139,10 @@ def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service()
 
 
 def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
-    """Yellow's pawn on b1 touched (lifted, put back) is asked about: a touch, or b1-b2
-    onto its own block and red's block on b1. Yellow then steps b1-c1; once the board is
-    still, later events settle the first question (``none``) and the step is asked. A
+    """Yellow's pawn on b1 touched (lifted, put back) is asked about once the board is
+    still: a touch, or b1-b2 onto its own block and red's block on b1. Yellow then steps
+    b1-c1; once the board is still, later events settle the first question (``none``) and
+    the step is asked. A
     ``none`` meant for the first question is refused, not taken for the second, where it
     would say that yellow made no step at all."""
     state = rules.new_game("teblo")
@@ -135,6 +151,8 @@ def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
     tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
     tracker.change("b1", False, 1.0)
     tracker.change("b1", True, 1.5)
+    assert tracker.prompt is None
+    tracker.tick(2.5)
     first = tracker.prompt
     assert first.options == ["b1-b2", "none"]
     tracker.change("b1", False, 3.0)

@@ -23,14 +23,16 @@ def test_later_changes_decide_an_open_question_and_close_it():
     """i9 emptied and a piece on h9: red's i9-h9, or i9-i8 onto its block and yellow's block
     on h9. Yellow's block on c3, then the piece on h9 lifted and put on g9 (a block never
     leaves its square) and yellow's pawn stepping: i9-h9 it was, and every turn since is
-    committed, nobody having answered."""
+    committed, nobody having answered. The question waits for the next put-down (where
+    both readings still fit, equally cheap), and is shown then."""
     tracker = reed_teblo()
     tracker.change("i9", False, 1.0)
-    asked = tracker.change("h9", True, 1.5)
+    assert tracker.change("h9", True, 1.5) == [] and tracker.prompt is None
+    asked = tracker.change("c3", True, 2.5)
     assert [e.options for e in asked if isinstance(e, Prompt)] == [["i9-h9", "i9-i8", "none"]]
     events = []
-    for cell, value, t in [("c3", True, 2.5), ("h9", False, 3.5), ("g9", True, 4.0),
-                           ("a1", False, 4.5), ("a2", True, 5.0)]:
+    for cell, value, t in [("h9", False, 3.5), ("g9", True, 4.0), ("a1", False, 4.5),
+                           ("a2", True, 5.0)]:
         events += tracker.change(cell, value, t)
     assert moves(events) == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
     assert [e.answer for e in events if isinstance(e, Settled)] == ["i9-h9"]
