@@ -15,8 +15,9 @@ left begins with the same answer, the question closes itself: that answer's turn
 committed as the answer would have committed them, and :class:`Settled` says which
 answer later events gave. An answer given meanwhile is taken by the tracker as before;
 the readings go with the question. The tracker itself keeps following the board as it did
-with a question open (a question about an unseen turn is still declined by the mover's
-visible turn).
+with a question open, but a question about an unseen turn that its readings follow is
+no longer declined by what looks like the mover's visible turn: that may be the next
+player's, after the unseen turn (the readings of ``none`` tell).
 
 A question one of whose answers is a turn no sensor sees waits unshown
 (:meth:`Readings._quiet_question`): the press of the clock of the player asked, or the
@@ -119,6 +120,9 @@ class Readings:
             if twin.fork_me is not None and twin.fork_me is twin._prompt \
                     and self._room(twin, (*path, option)):
                 self._branch((*path, option), twin, t)
+        for option in options:  # (forked at a press, they took it; later inputs are not it)
+            if (twin := self.readings.get((*path, option))) is not None:
+                twin.pressing = False
 
     def _room(self, node, path: Path) -> bool:
         """Whether ``node`` (the reading at ``path``) may fork: room is made by letting go

@@ -237,12 +237,13 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if self.deciding is not None:
             return self._while_deciding(t)
         asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self._prompt and asked_silent and any(
+        if self._prompt and asked_silent and self.read_for is not self._prompt and any(
                 not c.silent and evidence.shows_done(ev, c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
             # instead: none was (a question still open when the next turn is made is
-            # declined). A piece only touched meanwhile leaves the question open.
+            # declined; where it is read, the readings tell). A piece only touched meanwhile
+            # leaves the question open.
             self._decline(t)
             self.held = []  # presses meant for the question's turn
         if self.deciding is not None:
