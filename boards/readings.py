@@ -11,7 +11,8 @@ puts there does not.
 
 After each change that puts something down (a piece only lifted may still be put back),
 the readings that no longer fit are let go, as long as one still fits. Once every reading
-left begins with the same answer, the question closes itself: that answer's turns are
+left begins with the same answer (or makes the turn one answer names: a reading of
+``none`` may find it made after all), the question closes itself: that answer's turns are
 committed as the answer would have committed them, and :class:`Settled` says which
 answer later events gave. An answer given meanwhile is taken by the tracker as before;
 the readings go with the question. The tracker itself keeps following the board as it did
@@ -249,10 +250,24 @@ class Readings:
         if self.readings and (self.downs >= STRIKES or pressed) and () not in self.cut:
             self._cheapest(fitting=pressed, own=own and pressed)
         out: list = []
-        while self.readings and () not in self.cut and len({p[0] for p in self.readings}) == 1:
-            answer = next(iter(self.readings))[0]
+        while self.readings and () not in self.cut and (answer := self._agreed()) is not None:
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
+
+    def _agreed(self) -> str | None:
+        """The answer every reading left agrees on: all begin with it, or all made the turn
+        it names (a reading of ``none`` that found that turn made after all); its readings
+        are kept. None while they differ."""
+        firsts = {p[0] for p in self.readings}
+        if len(firsts) == 1:
+            return next(iter(firsts))
+        made = len(self.turns())
+        leaves = self._leaves()
+        asked = {tuple(self.readings[p].turns()[made:made + 1]) for p in leaves}
+        if len(asked) != 1 or not (turn := next(iter(asked))) or turn[0] not in firsts:
+            return None
+        self._keep([p for p in leaves if p[0] == turn[0]])
+        return turn[0]
 
     def _cheapest(self, fitting: bool = False, own: bool = False) -> None:
         """Where the readings no dearer than the cheapest that fits all begin with one
