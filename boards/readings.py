@@ -191,8 +191,8 @@ class Readings:
         True; False for a press of the other side) or the next piece put down. A question
         not shown yet that is still open is shown then, or at any other input but a piece
         taken up or a quiet tick (:meth:`_quiet_question`). ``own``: the press was of the
-        asked player's own side of the clock (not a shared button): a reading in which the
-        next player began before it takes one unusual action more."""
+        asked player's own side of the clock (not a shared button): a reading in which it
+        came late (:meth:`_late`) takes one unusual action more."""
         unshown = self.hidden
         put = moved and not self.lifting
         if pressed is not None and self.readings:
@@ -275,8 +275,8 @@ class Readings:
         action more for granted). A reading that does not fit just now never makes a
         dearer one that does go; ``fitting`` (at the press of the clock of the player
         asked about, the turn declared done): nor does it keep an answer open; ``own``
-        (that press made on their own side): a reading in which the next player had begun
-        before it counts that as one unusual action more."""
+        (that press made on their own side): a reading in which it came late
+        (:meth:`_late`) counts that as one unusual action more."""
         leaves = self._leaves()
         made = len(self.turns()) + 1
         cost = {p: self.readings[p].cost + (own and self._late(self.readings[p], made))
