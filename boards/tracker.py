@@ -357,8 +357,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
     def _choose(self, value: str, t: float) -> list[Event]:
         if self.deciding is not None:
             return self._answer(value, t)
-        if value == NONE:
-            return self._decline(t)
+        if value == NONE:  # (the board may show another turn done meanwhile: read it)
+            return self._decline(t) + self._evaluate(t)
         chosen = [c for c in self.pending if c.text == value]
         if not chosen:
             try:
