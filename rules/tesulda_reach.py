@@ -270,21 +270,45 @@ def _dodge(legs: tuple[tuple[int, int], ...], frm: int, occupied: int) -> int:
     """The ends of a Dodger with both ratings (D-5 Dodger; :func:`_walk`'s ends) on
     ``frm``: ``legs`` holds, per kind of first leg, :func:`_fan_index` of its fan and of
     the other kind's fan on square 0."""
-    ends, at = 0, frm * 2 * SIZE
+    ends, at, below = 0, frm * 2 * SIZE, BELOW_LENGTH
     for first, second in legs:
         reached = _fan(at + first, occupied)
         ends |= reached
         rest = reached & ~occupied
-        if rest:
-            for sq in squares(rest):
-                index = second + sq * 2 * SIZE
-                key = occupied & FAN_READ[index]
-                if not key:
-                    ends |= FAN_EMPTY[index]
-                    continue
-                found = _FAN_MEMO[index].get(key)
-                ends |= _fan(index, occupied) if found is None else found
+        while rest:  # each square entered empty, from the highest bit down
+            n = rest.bit_length()
+            rest &= below[n]
+            index = second + _FAN_AT_LENGTH[n]
+            key = occupied & FAN_READ[index]
+            if not key:
+                ends |= FAN_EMPTY[index]
+                continue
+            found = _FAN_MEMO[index].get(key)
+            ends |= _fan(index, occupied) if found is None else found
     return ends
+
+
+def _dodge_reads(legs: tuple[tuple[int, int], ...], frm: int) -> tuple[int, int]:
+    """(ends on an empty board, the squares whose occupancy matters) of :func:`_dodge`'s
+    Dodger on ``frm``: every square of its first legs, and what its second legs read."""
+    ends = relevant = 0
+    at, below = frm * 2 * SIZE, BELOW_LENGTH
+    for first, second in legs:
+        rest = FAN_EMPTY[at + first]
+        ends |= rest
+        relevant |= rest
+        while rest:
+            n = rest.bit_length()
+            rest &= below[n]
+            index = second + _FAN_AT_LENGTH[n]
+            ends |= FAN_EMPTY[index]
+            relevant |= FAN_READ[index]
+    return ends, relevant
+
+
+#: ``_FAN_AT_LENGTH[n]``: :func:`_fan_index` of the square of the highest bit of a mask
+#: whose ``bit_length()`` is n, less its kind and rating.
+_FAN_AT_LENGTH = tuple(sq * 2 * SIZE for sq in _NAMED_LENGTH)
 
 
 def _jump(t: Traits, frm: int) -> int:
@@ -439,6 +463,8 @@ class Kind:
             for fan in self.fans:
                 empty |= FAN_EMPTY[frm * 2 * SIZE + fan]
                 relevant |= FAN_READ[frm * 2 * SIZE + fan]
+        elif self.legs:
+            empty, relevant = _dodge_reads(self.legs, frm)
         else:
             empty, relevant = _walk(self.traits, frm, 0)
         if self.traits.minion:  # D-6
