@@ -471,6 +471,8 @@ class Kind:
             empty &= NEARER[self.owner][frm // SIZE]
         self.relevant[frm] = relevant
         self.empty[frm] = empty
+        if not relevant:  # its paths read nothing (a Jumper, ratings of 1): ends known
+            self.memo[frm] = {0: empty}
         return relevant
 
     def anywhere(self, frm: int) -> int:
