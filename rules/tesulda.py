@@ -285,7 +285,7 @@ class TesuldaState(TesuldaWords, GameState):
                 caps = legal & enemy
                 key = legal | caps << _N if caps else legal
                 found = _LISTS[frm].get(key)
-                out += _listed(frm, legal, enemy, key) if found is None else found
+                out += _listed(frm, legal, key) if found is None else found
         return out
 
     def _guarded(self, crowns: Sequence[int], frm: int, ends: int, guards: Guards, won: int,
