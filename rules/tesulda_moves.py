@@ -108,9 +108,9 @@ def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tupl
     if found is None:
         _, size, crown, star = _load(holds)
         found = _CHOICES[key] = tuple(
-            tuple.__new__(Move, (what, "", "", False, text)) for text in sorted(
-                text for c, text in _parts(source) for load in (_load(c),)
-                if size + load[1] <= CAP and not ((crown or load[2]) and (star or load[3]))))
+            tuple.__new__(Move, (what, "", "", False, text))
+            for text, _, c_size, c_crown, c_star in _parts(source)
+            if size + c_size <= CAP and not ((crown or c_crown) and (star or c_star)))
     return found
 
 
