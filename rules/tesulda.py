@@ -94,7 +94,7 @@ from .tesulda_pieces import (
     primes,
     traits,
 )
-from .tesulda_reach import BIT, NEAR, NEAR_BITS, Guards, squares
+from .tesulda_reach import _LISTED, BIT, NEAR, NEAR_BITS, Guards, squares, squares_moved
 from .tesulda_words import TesuldaWords
 
 __all__ = ["NAME", "PLAYERS", "PIECES", "GEOMETRY", "CELLS", "Figure", "Move", "NONE",
@@ -253,7 +253,8 @@ class TesuldaState(TesuldaWords, GameState):
         me, them = self._turn, 3 - self._turn
         own, enemy = sides[me], sides[them]
         occupied, kinds, crowns = own | enemy, self._kinds, self._crowns(me)
-        guards = Guards(crowns, squares(enemy), kinds, occupied)
+        guards = Guards(crowns, _LISTED.get(enemy) or self._enemy_squares(enemy), kinds,
+                        occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
         won = self._crowns(them)
         won = BIT[won[0]] if len(won) == 1 else 0
@@ -287,6 +288,13 @@ class TesuldaState(TesuldaWords, GameState):
                 found = _LISTS[frm].get(key)
                 out += _listed(frm, legal, key) if found is None else found
         return out
+
+    def _enemy_squares(self, enemy: int) -> tuple[int, ...]:
+        """``squares(enemy)``, worked out from the enemy's squares before its last move."""
+        for move in reversed(self._stack):
+            if move.kind == "move":
+                return squares_moved(enemy, _INDEX[move.frm], _INDEX[move.to])
+        return squares(enemy)
 
     def _guarded(self, crowns: Sequence[int], frm: int, ends: int, guards: Guards, won: int,
                  near: int) -> int:

@@ -146,6 +146,22 @@ def squares(mask: int) -> tuple[int, ...]:
     return found
 
 
+def squares_moved(mask: int, frm: int, to: int) -> tuple[int, ...]:
+    """:func:`squares` of a side's squares ``mask`` after its figure on ``frm`` moved to
+    ``to``: worked out from the squares before the move when those are remembered."""
+    was = None if mask & BIT[frm] or not mask & BIT[to] else _LISTED.get(
+        mask & ~BIT[to] | BIT[frm])
+    if was is None:
+        return squares(mask)
+    out = list(was)
+    out.remove(frm)
+    out.insert((mask & BIT[to] - 1).bit_count(), to)  # after the squares named before it
+    if len(_LISTED) >= REMEMBERED:
+        _LISTED.clear()
+    found = _LISTED[mask] = tuple(out)
+    return found
+
+
 def _legs(t: Traits):
     """(first-leg directions, rating, second-leg directions, rating or 0) of each kind."""
     second_d = t.diagonal if t.dodger else 0
