@@ -394,6 +394,21 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     return (0,) if 0 in out else tuple(sorted(out))
 
 
+@functools.cache
+def _across(fans: tuple[int, ...], empty: bool = False, minion: int = 0) -> tuple[int, ...]:
+    """Per square, the union over the ``fans`` (each :func:`_fan_index` on square 0) of
+    :data:`FAN_READ`, or :data:`FAN_EMPTY` within D-6's rows of a ``minion``'s side;
+    shared by the kinds of those fans, never changed."""
+    table = FAN_EMPTY if empty else FAN_READ
+    first, *rest = fans
+    out = table[first::2 * SIZE]
+    for fan in rest:
+        out = map(operator.or_, out, table[fan::2 * SIZE])
+    if minion:
+        out = map(operator.and_, out, (NEARER[minion][sq // SIZE] for sq in range(N)))
+    return tuple(out)
+
+
 #: :attr:`Kind.memo` of a square not looked up yet.
 _UNSEEN: dict[int, int] = {}
 
@@ -409,8 +424,10 @@ class Kind:
 
     def __init__(self, t: Traits, owner: int) -> None:
         self.traits, self.owner = t, owner
-        self.relevant = [-1] * N  # -1 until the square is first asked about
-        self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
+        # -1 until the square is first asked about (a mover of one leg: every square's
+        # from the start, below).
+        self.relevant: Sequence[int] = [-1] * N
+        self.empty: Sequence[int] = [-1] * N  # the ends on an empty board, -1 as relevant
         # Per square, from its first look-up there: occupied & relevant -> ends (until
         # then one empty dictionary shared by every square, never written to).
         self.memo: list[dict[int, int]] = [_UNSEEN] * N
@@ -424,6 +441,9 @@ class Kind:
         self.legs = () if t.jumper or not (t.dodger and t.straight and t.diagonal) else (
             (_fan_index(0, 0, t.straight), _fan_index(0, 1, t.diagonal)),
             (_fan_index(0, 1, t.diagonal), _fan_index(0, 0, t.straight)))
+        if self.fans:  # its fans' tables give every square's at once
+            self.relevant = _across(self.fans)
+            self.empty = _across(self.fans, True, owner if t.minion else 0)
 
     def __reduce__(self) -> tuple:
         # Unpickled as this process's own kind: its memo's shared empty dictionary is
@@ -474,12 +494,7 @@ class Kind:
     def _visit(self, frm: int) -> int:
         """Work out :attr:`relevant` and :attr:`empty` on ``frm`` (its first visit there)
         and return the former."""
-        if self.fans:
-            empty = relevant = 0
-            for fan in self.fans:
-                empty |= FAN_EMPTY[frm * 2 * SIZE + fan]
-                relevant |= FAN_READ[frm * 2 * SIZE + fan]
-        elif self.legs:
+        if self.legs:
             empty, relevant = _dodge_reads(self.legs, frm)
         else:
             empty, relevant = _walk(self.traits, frm, 0)
