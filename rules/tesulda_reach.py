@@ -25,6 +25,7 @@ A mover's ends depend only on which squares of its possible paths are occupied (
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -420,7 +421,7 @@ class Kind:
     __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans", "legs",
                  "around")
     _all: dict[tuple[Traits, int], Kind] = {}
-    _count = [0]
+    _worked = itertools.count()  # ends worked out since the last forget()
 
     def __init__(self, t: Traits, owner: int) -> None:
         self.traits, self.owner = t, owner
@@ -486,8 +487,7 @@ class Kind:
         if memo is _UNSEEN:
             memo = self.memo[frm] = {}
         memo[key] = found
-        Kind._count[0] += 1
-        if Kind._count[0] > REMEMBERED:
+        if next(Kind._worked) >= REMEMBERED:
             Kind.forget()
         return found
 
@@ -548,7 +548,7 @@ class Kind:
         for kind in cls._all.values():
             for memo in kind.memo:
                 memo.clear()
-        cls._count[0] = 0
+        cls._worked = itertools.count()
 
 
 class Guards:
@@ -573,8 +573,7 @@ class Guards:
         for c in crowns:
             zone |= kinds[c].near(c)
         # -1 where a kind has not visited the square yet: whatever passes is worked out.
-        self.enemy = kept = [(j, k, e) for j in enemy
-                             if (e := (k := kinds[j]).empty[j]) & zone]
+        self.enemy = kept = [(j, kinds[j], e) for j in enemy if (e := kinds[j].empty[j]) & zone]
         self._anywhere: int | None = None  # where any of them could end, once asked
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
