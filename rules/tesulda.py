@@ -405,10 +405,9 @@ class TesuldaState(TesuldaWords, GameState):
                 if other is None or other.owner != fig.owner:
                     continue
                 there = CELLS[u]
-                given += [_new(Move, ("swap", here, there, False, pieces))
-                          for pieces in _swap_pieces(fig.counts, other.counts)]
-                taken = [_new(Move, ("swap", there, here, False, pieces))
-                         for pieces in _swap_pieces(other.counts, fig.counts)]
+                onto, back = _swap_pieces(fig.counts, other.counts)
+                given += [_new(Move, ("swap", here, there, False, pieces)) for pieces in onto]
+                taken = [_new(Move, ("swap", there, here, False, pieces)) for pieces in back]
                 if BIT[u] < BIT[t]:  # the bits are in the order of the squares' names
                     out += taken
                 else:

@@ -227,10 +227,17 @@ def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tup
                  and not ((crown or c_crown) and (star or c_star)))
 
 
-def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
-    """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
-    both keep 1-4 plain pieces, within the cap), in the order of their letters."""
-    return _swaps_onto(give, _load(take))
+_SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[str, ...], ...]] = {}
+
+
+def _swap_pieces(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """The pieces a figure holding ``a`` may hand to a neighbour holding ``b``, and those
+    ``b`` may hand to ``a`` (D-8: both keep 1-4 plain pieces, within the cap), each in the
+    order of their letters."""
+    found = _SWAPS.get((a, b))
+    if found is None:
+        found = _SWAPS[a, b] = (_swaps_onto(a, _load(b)), _swaps_onto(b, _load(a)))
+    return found
 
 
 def _crown_hand(give: tuple[int, ...], take: tuple[int, ...]) -> int:
