@@ -256,13 +256,16 @@ class TesuldaState(TesuldaWords, GameState):
         guards = Guards(crowns, _LISTED.get(enemy) or self._enemy_squares(enemy), kinds,
                         occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
-        won = self._crowns(them)
-        won = BIT[won[0]] if len(won) == 1 else 0
+        won = self._primes[them]
+        if won & won - 1:  # several: taking one does not end the game
+            won = 0
         out: list[Move] = []
         self._rescued = rescued = []
         # A swap can carry a crown only between neighbours: a figure without one may make
         # a move that leaves a Prime attacked only onto a Prime's neighbour.
-        near = functools.reduce(operator.or_, (NEAR_BITS[c] for c in crowns), 0)
+        near = 0
+        for c in crowns:
+            near |= NEAR_BITS[c]
         free, safe = ~own, guards.safe | won
         plain, risky = free & safe, free & near & ~safe
         # The Primes and the figures whose square an enemy's path to a Prime crosses.
