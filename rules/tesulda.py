@@ -47,8 +47,6 @@ Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
 from __future__ import annotations
 
 import bisect
-import functools
-import operator
 from collections.abc import Sequence
 
 from . import tesulda_position, tesulda_setup
@@ -188,7 +186,7 @@ class TesuldaState(TesuldaWords, GameState):
         """D-9: no enemy figure can move onto a Prime of ``side``."""
         if self._known_safe and side == self._turn:
             return True
-        primes = self._crowns(side)
+        primes = self._primes[side]
         if not primes:
             return True
         sides, hits = self._sides, self._hits[3 - side]
@@ -196,10 +194,11 @@ class TesuldaState(TesuldaWords, GameState):
         if reach is None:
             if len(hits) > 16:
                 hits.clear()
-            kinds, occupied = self._kinds, sides[1] | sides[2]
-            reach = hits[sides] = functools.reduce(
-                operator.or_, (kinds[j].ends(j, occupied) for j in squares(sides[3 - side])), 0)
-        return not any(reach & BIT[c] for c in primes)
+            kinds, occupied, reach = self._kinds, sides[1] | sides[2], 0
+            for j in squares(sides[3 - side]):
+                reach |= kinds[j].ends(j, occupied)
+            hits[sides] = reach
+        return not reach & primes
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -336,7 +335,9 @@ class TesuldaState(TesuldaWords, GameState):
         there aside (whether a square is reached does not depend on what stands on it)."""
         vacated = guards.occupied & ~BIT[frm]
         each = [(j, k.ends(j, vacated)) for j, k, empty in guards.enemy if empty & ends]
-        reached = functools.reduce(operator.or_, (e for _, e in each), 0)
+        reached = 0
+        for _, e in each:
+            reached |= e
         safe = ends & ~reached
         for to in squares(ends & reached & self._sides[3 - self._turn]):
             if not any(e & BIT[to] for j, e in each if j != to):
