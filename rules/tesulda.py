@@ -364,7 +364,8 @@ class TesuldaState(TesuldaWords, GameState):
         occupied = after[1] | after[2]
         for give, take, src, dst in swaps:
             hand = _crown_hand(give, take)
-            if hand and not guards.reached([dst] if hand == 1 else [dst, src], occupied):
+            if hand and not guards.reached(BIT[dst] if hand == 1 else BIT[dst] | BIT[src],
+                                           occupied):
                 return True
         return False
 

@@ -616,10 +616,9 @@ class Guards:
             return []
         return [(j, k) for j, k, e in self.enemy if e & BIT[sq]]
 
-    def reached(self, targets: list[int], occupied: int) -> bool:
-        """Whether an enemy can move onto one of ``targets`` with ``occupied`` the occupied
-        squares (the enemies as they stand)."""
-        bits = functools.reduce(operator.or_, (BIT[t] for t in targets))
+    def reached(self, bits: int, occupied: int) -> bool:
+        """Whether an enemy can move onto one of the squares ``bits`` with ``occupied`` the
+        occupied squares (the enemies as they stand)."""
         for j, k, empty in self.enemy:
             if empty & bits and k.ends(j, occupied) & bits:
                 return True
