@@ -259,7 +259,7 @@ class TesuldaState(TesuldaWords, GameState):
         if won & won - 1:  # several: taking one does not end the game
             won = 0
         out: list[Move] = []
-        self._rescued = rescued = []
+        self._rescued = []
         # A swap can carry a crown only between neighbours: a figure without one may make
         # a move that leaves a Prime attacked only onto a Prime's neighbour.
         near = 0
@@ -283,8 +283,6 @@ class TesuldaState(TesuldaWords, GameState):
                 if risky and ends & risky:
                     legal |= self._unsafe_legal(crowns, frm, ends & risky, guards)
             if legal:
-                if won & legal:
-                    rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
                 caps = legal & enemy
                 key = legal | caps << _N if caps else legal
                 found = _LISTS[frm].get(key)
@@ -448,8 +446,9 @@ class TesuldaState(TesuldaWords, GameState):
                 self._phase = ATTACK
             else:
                 self._enter_extras()
-            # D-9 was judged when the moves were listed: safe unless rescued.
-            self._known_safe = (self._turn == mover and listed is not None
+            # D-9 was judged when the moves were listed: safe unless rescued (or the game
+            # is won, whatever stands where).
+            self._known_safe = (self._turn == mover and not self._lost_side and listed is not None
                                 and _sorted_holds(listed, move) and move not in self._rescued)
             return saved + changed
         self._known_safe = False
