@@ -117,9 +117,6 @@ class TesuldaState(TesuldaWords, GameState):
         self._board: list[Figure | None] = board
         self._sides = occupancy(board)  # the squares of each side, kept with the board
         self._kinds = [None if f is None else kind(f) for f in board]  # each figure's kind
-        # Per side, where its figures can move with the occupancy as key; a side's own
-        # decisions (pushed or popped) forget it.
-        self._hits: tuple[dict, dict, dict] = ({}, {}, {})
         # The moves the listing found legal only by a later swap of the crown (or by taking
         # the enemy's last crown), and whether the mover's Primes are known safe now (the
         # move was listed and is not one of those, and nothing else followed it yet).
@@ -189,16 +186,13 @@ class TesuldaState(TesuldaWords, GameState):
         primes = self._primes[side]
         if not primes:
             return True
-        sides, hits = self._sides, self._hits[3 - side]
-        reach = hits.get(sides)
-        if reach is None:
-            if len(hits) > 16:
-                hits.clear()
-            kinds, occupied, reach = self._kinds, sides[1] | sides[2], 0
-            for j in squares(sides[3 - side]):
-                reach |= kinds[j].ends(j, occupied)
-            hits[sides] = reach
-        return not reach & primes
+        sides, kinds = self._sides, self._kinds
+        occupied = sides[1] | sides[2]
+        for j in squares(sides[3 - side]):
+            k = kinds[j]
+            if k.empty[j] & primes and k.ends(j, occupied) & primes:  # -1: not visited yet
+                return False
+        return True
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -427,7 +421,6 @@ class TesuldaState(TesuldaWords, GameState):
                  self._lost_side, self._sides, self._known_safe, self._primes)
         mover, listed = self._turn, self._legal
         self._opts = None
-        self._hits[self._turn].clear()
         kind_of = move.kind
         if kind_of == "move":
             frm, to = _INDEX[move.frm], _INDEX[move.to]
@@ -532,14 +525,13 @@ class TesuldaState(TesuldaWords, GameState):
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
          self._lost_side, self._sides, self._known_safe, self._primes) = undo[:10]
         self._opts = None
-        self._hits[self._turn].clear()
 
     def _copy(self) -> TesuldaState:
         other = TesuldaState.__new__(TesuldaState)
         GameState.__init__(other)
         other._board, other._kinds = list(self._board), list(self._kinds)
         other._turn, other._pool, other._sides = self._turn, self._pool, self._sides
-        other._opts, other._hits = None, ({}, {}, {})
+        other._opts = None
         other._rescued, other._known_safe = self._rescued, self._known_safe
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side
