@@ -208,7 +208,9 @@ class TesuldaState(TesuldaWords, GameState):
         if self._phase == MOVE:
             return self._generate_moves()
         safe_now = self._safe(self._turn)
-        if safe_now:  # only a decision that moves a crown can expose a Prime
+        if safe_now and not self._crown_on_offer():
+            out = list(self._options())
+        elif safe_now:  # only a decision that moves a crown can expose a Prime
             out = [move for move in self._options()
                    if "k" not in move.pieces or self._completes_after(move)]
         else:
@@ -217,6 +219,13 @@ class TesuldaState(TesuldaWords, GameState):
         if self._phase == EXTRAS and safe_now:
             bisect.insort(out, NONE)  # after the draws, before the swaps
         return out
+
+    def _crown_on_offer(self) -> bool:
+        """Whether a decision now may move a crown: the moved figure or a friendly
+        neighbour holds one (a swap), the pool (a draw) or the captured figure (a take)."""
+        t, captured = self._moved, self._captured
+        return bool(self._primes[self._turn] & (NEAR_BITS[t] | BIT[t]) or self._pool[CROWN]
+                    or captured is not None and captured.counts[CROWN])
 
     def _completes_after(self, move: Move) -> bool:
         self.push(move)
