@@ -47,8 +47,6 @@ Move(kind='move', frm='b2', to='b3', capture=False, pieces='')
 from __future__ import annotations
 
 import bisect
-import functools
-import operator
 from collections.abc import Sequence
 
 from . import tesulda_position, tesulda_setup
@@ -94,7 +92,7 @@ from .tesulda_pieces import (
     primes,
     traits,
 )
-from .tesulda_reach import BIT, NEAR, NEAR_BITS, Guards, squares
+from .tesulda_reach import _LISTED, BIT, NEAR, NEAR_BITS, Guards, squares, squares_moved
 from .tesulda_words import TesuldaWords
 
 __all__ = ["NAME", "PLAYERS", "PIECES", "GEOMETRY", "CELLS", "Figure", "Move", "NONE",
@@ -119,9 +117,6 @@ class TesuldaState(TesuldaWords, GameState):
         self._board: list[Figure | None] = board
         self._sides = occupancy(board)  # the squares of each side, kept with the board
         self._kinds = [None if f is None else kind(f) for f in board]  # each figure's kind
-        # Per side, where its figures can move with the occupancy as key; a side's own
-        # decisions (pushed or popped) forget it.
-        self._hits: tuple[dict, dict, dict] = ({}, {}, {})
         # The moves the listing found legal only by a later swap of the crown (or by taking
         # the enemy's last crown), and whether the mover's Primes are known safe now (the
         # move was listed and is not one of those, and nothing else followed it yet).
@@ -188,18 +183,16 @@ class TesuldaState(TesuldaWords, GameState):
         """D-9: no enemy figure can move onto a Prime of ``side``."""
         if self._known_safe and side == self._turn:
             return True
-        primes = self._crowns(side)
+        primes = self._primes[side]
         if not primes:
             return True
-        sides, hits = self._sides, self._hits[3 - side]
-        reach = hits.get(sides)
-        if reach is None:
-            if len(hits) > 16:
-                hits.clear()
-            kinds, occupied = self._kinds, sides[1] | sides[2]
-            reach = hits[sides] = functools.reduce(
-                operator.or_, (kinds[j].ends(j, occupied) for j in squares(sides[3 - side])), 0)
-        return not any(reach & BIT[c] for c in primes)
+        sides, kinds = self._sides, self._kinds
+        occupied = sides[1] | sides[2]
+        for j in squares(sides[3 - side]):
+            k = kinds[j]
+            if k.empty[j] & primes and k.ends(j, occupied) & primes:  # -1: not visited yet
+                return False
+        return True
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -215,7 +208,9 @@ class TesuldaState(TesuldaWords, GameState):
         if self._phase == MOVE:
             return self._generate_moves()
         safe_now = self._safe(self._turn)
-        if safe_now:  # only a decision that moves a crown can expose a Prime
+        if safe_now and not self._crown_on_offer():
+            out = list(self._options())
+        elif safe_now:  # only a decision that moves a crown can expose a Prime
             out = [move for move in self._options()
                    if "k" not in move.pieces or self._completes_after(move)]
         else:
@@ -224,6 +219,13 @@ class TesuldaState(TesuldaWords, GameState):
         if self._phase == EXTRAS and safe_now:
             bisect.insort(out, NONE)  # after the draws, before the swaps
         return out
+
+    def _crown_on_offer(self) -> bool:
+        """Whether a decision now may move a crown: the moved figure or a friendly
+        neighbour holds one (a swap), the pool (a draw) or the captured figure (a take)."""
+        t, captured = self._moved, self._captured
+        return bool(self._primes[self._turn] & (NEAR_BITS[t] | BIT[t]) or self._pool[CROWN]
+                    or captured is not None and captured.counts[CROWN])
 
     def _completes_after(self, move: Move) -> bool:
         self.push(move)
@@ -253,15 +255,19 @@ class TesuldaState(TesuldaWords, GameState):
         me, them = self._turn, 3 - self._turn
         own, enemy = sides[me], sides[them]
         occupied, kinds, crowns = own | enemy, self._kinds, self._crowns(me)
-        guards = Guards(crowns, squares(enemy), kinds, occupied)
+        guards = Guards(crowns, _LISTED.get(enemy) or self._enemy_squares(enemy), kinds,
+                        occupied)
         # Taking the enemy's last crown ends the game at once (D-10).
-        won = self._crowns(them)
-        won = BIT[won[0]] if len(won) == 1 else 0
+        won = self._primes[them]
+        if won & won - 1:  # several: taking one does not end the game
+            won = 0
         out: list[Move] = []
-        self._rescued = rescued = []
+        self._rescued = []
         # A swap can carry a crown only between neighbours: a figure without one may make
         # a move that leaves a Prime attacked only onto a Prime's neighbour.
-        near = functools.reduce(operator.or_, (NEAR_BITS[c] for c in crowns), 0)
+        near = 0
+        for c in crowns:
+            near |= NEAR_BITS[c]
         free, safe = ~own, guards.safe | won
         plain, risky = free & safe, free & near & ~safe
         # The Primes and the figures whose square an enemy's path to a Prime crosses.
@@ -280,13 +286,18 @@ class TesuldaState(TesuldaWords, GameState):
                 if risky and ends & risky:
                     legal |= self._unsafe_legal(crowns, frm, ends & risky, guards)
             if legal:
-                if won & legal:
-                    rescued.append(_MOVES_FROM[frm][squares(won)[0]][True])
                 caps = legal & enemy
                 key = legal | caps << _N if caps else legal
                 found = _LISTS[frm].get(key)
-                out += _listed(frm, legal, enemy, key) if found is None else found
+                out += _listed(frm, legal, key) if found is None else found
         return out
+
+    def _enemy_squares(self, enemy: int) -> tuple[int, ...]:
+        """``squares(enemy)``, worked out from the enemy's squares before its last move."""
+        for move in reversed(self._stack):
+            if move.kind == "move":
+                return squares_moved(enemy, _INDEX[move.frm], _INDEX[move.to])
+        return squares(enemy)
 
     def _guarded(self, crowns: Sequence[int], frm: int, ends: int, guards: Guards, won: int,
                  near: int) -> int:
@@ -325,7 +336,9 @@ class TesuldaState(TesuldaWords, GameState):
         there aside (whether a square is reached does not depend on what stands on it)."""
         vacated = guards.occupied & ~BIT[frm]
         each = [(j, k.ends(j, vacated)) for j, k, empty in guards.enemy if empty & ends]
-        reached = functools.reduce(operator.or_, (e for _, e in each), 0)
+        reached = 0
+        for _, e in each:
+            reached |= e
         safe = ends & ~reached
         for to in squares(ends & reached & self._sides[3 - self._turn]):
             if not any(e & BIT[to] for j, e in each if j != to):
@@ -352,7 +365,8 @@ class TesuldaState(TesuldaWords, GameState):
         occupied = after[1] | after[2]
         for give, take, src, dst in swaps:
             hand = _crown_hand(give, take)
-            if hand and not guards.reached([dst] if hand == 1 else [dst, src], occupied):
+            if hand and not guards.reached(BIT[dst] if hand == 1 else BIT[dst] | BIT[src],
+                                           occupied):
                 return True
         return False
 
@@ -397,10 +411,9 @@ class TesuldaState(TesuldaWords, GameState):
                 if other is None or other.owner != fig.owner:
                     continue
                 there = CELLS[u]
-                given += [_new(Move, ("swap", here, there, False, pieces))
-                          for pieces in _swap_pieces(fig.counts, other.counts)]
-                taken = [_new(Move, ("swap", there, here, False, pieces))
-                         for pieces in _swap_pieces(other.counts, fig.counts)]
+                onto, back = _swap_pieces(fig.counts, other.counts)
+                given += [_new(Move, ("swap", here, there, False, pieces)) for pieces in onto]
+                taken = [_new(Move, ("swap", there, here, False, pieces)) for pieces in back]
                 if BIT[u] < BIT[t]:  # the bits are in the order of the squares' names
                     out += taken
                 else:
@@ -417,7 +430,6 @@ class TesuldaState(TesuldaWords, GameState):
                  self._lost_side, self._sides, self._known_safe, self._primes)
         mover, listed = self._turn, self._legal
         self._opts = None
-        self._hits[self._turn].clear()
         kind_of = move.kind
         if kind_of == "move":
             frm, to = _INDEX[move.frm], _INDEX[move.to]
@@ -436,8 +448,9 @@ class TesuldaState(TesuldaWords, GameState):
                 self._phase = ATTACK
             else:
                 self._enter_extras()
-            # D-9 was judged when the moves were listed: safe unless rescued.
-            self._known_safe = (self._turn == mover and listed is not None
+            # D-9 was judged when the moves were listed: safe unless rescued (or the game
+            # is won, whatever stands where).
+            self._known_safe = (self._turn == mover and not self._lost_side and listed is not None
                                 and _sorted_holds(listed, move) and move not in self._rescued)
             return saved + changed
         self._known_safe = False
@@ -521,14 +534,13 @@ class TesuldaState(TesuldaWords, GameState):
         (self._turn, self._phase, self._moved, self._captured, self._open, self._pool,
          self._lost_side, self._sides, self._known_safe, self._primes) = undo[:10]
         self._opts = None
-        self._hits[self._turn].clear()
 
     def _copy(self) -> TesuldaState:
         other = TesuldaState.__new__(TesuldaState)
         GameState.__init__(other)
         other._board, other._kinds = list(self._board), list(self._kinds)
         other._turn, other._pool, other._sides = self._turn, self._pool, self._sides
-        other._opts, other._hits = None, ({}, {}, {})
+        other._opts = None
         other._rescued, other._known_safe = self._rescued, self._known_safe
         other._phase, other._moved, other._captured = self._phase, self._moved, self._captured
         other._open, other._lost_side = self._open, self._lost_side

@@ -108,9 +108,9 @@ def _choices(what: str, holds: tuple[int, ...], source: tuple[int, ...]) -> tupl
     if found is None:
         _, size, crown, star = _load(holds)
         found = _CHOICES[key] = tuple(
-            tuple.__new__(Move, (what, "", "", False, text)) for text in sorted(
-                text for c, text in _parts(source) for load in (_load(c),)
-                if size + load[1] <= CAP and not ((crown or load[2]) and (star or load[3]))))
+            tuple.__new__(Move, (what, "", "", False, text))
+            for text, _, c_size, c_crown, c_star in _parts(source)
+            if size + c_size <= CAP and not ((crown or c_crown) and (star or c_star)))
     return found
 
 
@@ -124,33 +124,30 @@ def _hopeless(move: Move) -> bool:
 #: Per square, its figure's moves per key of :func:`_listed` (an int: no tuple for the
 #: collector to visit).
 _LISTS: tuple[dict[int, tuple[Move, ...]], ...] = tuple({} for _ in range(_N))
-#: ``_MOVES_LENGTH[frm][n]``: :data:`_MOVES_AT` ``[frm][n - 1]``, the move and the capture
-#: onto the square of the mask whose ``bit_length()`` is ``n``; ``_QUIET_LENGTH``: the move.
-_MOVES_LENGTH = tuple((None, *row) for row in _MOVES_AT)
+#: ``_QUIET_LENGTH[frm][n]``: the move from ``frm`` onto the square of the mask whose
+#: ``bit_length()`` is ``n`` (:data:`_MOVES_AT` ``[frm][n - 1]``); ``_CAPTURE_LENGTH``: the
+#: capture.
 _QUIET_LENGTH = tuple((None, *(pair[0] for pair in row)) for row in _MOVES_AT)
+_CAPTURE_LENGTH = tuple((None, *(pair[1] for pair in row)) for row in _MOVES_AT)
 
 
-def _listed(frm: int, ends: int, enemy: int, key: int) -> tuple[Move, ...]:
-    """The moves from ``frm`` onto the squares ``ends`` (captures where ``enemy`` stands),
-    sorted, worked out and remembered in :data:`_LISTS` under ``key``: the ends, and above
-    them the captures (``ends | (ends & enemy) << _N``), which the caller did not find
-    there."""
+def _listed(frm: int, ends: int, key: int) -> tuple[Move, ...]:
+    """The moves from ``frm`` onto the squares ``ends``, sorted, worked out and remembered
+    in :data:`_LISTS` under ``key``: the ends, and above them the captures (``ends |
+    (ends & enemy) << _N``), which the caller did not find there."""
     memo = _LISTS[frm]
     if len(memo) >= 1_000:
         memo.clear()
-    out, rest, below = [], ends, BELOW_LENGTH
-    if key != ends:
-        row = _MOVES_LENGTH[frm]
-        while rest:  # from the highest bit down
-            n = rest.bit_length()
-            out.append(row[n][enemy >> n - 1 & 1])
-            rest &= below[n]
-    else:
-        quiet = _QUIET_LENGTH[frm]
-        while rest:
-            n = rest.bit_length()
-            out.append(quiet[n])
-            rest &= below[n]
+    out, rest, below, quiet = [], ends, BELOW_LENGTH, _QUIET_LENGTH[frm]
+    while rest:  # from the highest bit down
+        n = rest.bit_length()
+        out.append(quiet[n])
+        rest &= below[n]
     out.reverse()
+    caps, row = key >> _N, _CAPTURE_LENGTH[frm]
+    while caps:  # a capture's place: the ends below it
+        n = caps.bit_length()
+        caps &= below[n]
+        out[(ends & below[n]).bit_count()] = row[n]
     found = memo[key] = tuple(out)
     return found

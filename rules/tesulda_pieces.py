@@ -167,35 +167,6 @@ def _moved(sides: tuple[int, int, int], frm: int, to: int) -> tuple[int, int, in
     return 0, sides[1] & ~bt, (sides[2] ^ bf) | bt
 
 
-#: ``_ONE_PIECE[k]``: one piece of kind ``k`` as counts and letters; ``_TWO_PIECES[k][j]``:
-#: a piece of kind ``k`` and one of kind ``j``.
-_ONE_PIECE = tuple((tuple(int(i == k) for i in range(7)), PIECE_LETTERS[k]) for k in range(7))
-_TWO_PIECES = tuple(tuple((tuple(int(i == k) + int(i == j) for i in range(7)),
-                    PIECE_LETTERS[k] + PIECE_LETTERS[j]) for j in range(7)) for k in range(7))
-
-
-@functools.cache
-def _parts(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], str], ...]:
-    """Every distinct multiset of 1 or 2 pieces out of ``counts``, each with its letters,
-    in the order of the piece kinds."""
-    kinds = [k for k in range(7) if counts[k]]
-    out = []
-    for a, k in enumerate(kinds):
-        out.append(_ONE_PIECE[k])
-        out += [_TWO_PIECES[k][j] for j in kinds[a:] if j != k or counts[k] >= 2]
-    return tuple(out)
-
-
-@functools.cache
-def _givable(give: tuple[int, ...]) -> tuple[tuple[str, int, int, bool, bool], ...]:
-    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8), each as
-    its letters and :func:`_load`, in the order of the letters; what is left of a figure
-    within D-3 is within it too."""
-    plain = _load(give)[0]
-    return tuple(sorted((text, *_load(c)) for c, text in _parts(give)
-                        if SWAP_MIN <= plain - _load(c)[0] <= SWAP_MAX))
-
-
 def _add(a: tuple[int, ...], b: tuple[int, ...], sign: int = 1) -> tuple[int, ...]:
     return tuple(map(operator.add if sign > 0 else operator.sub, a, b))
 
@@ -218,6 +189,35 @@ def _load(counts: tuple[int, ...]) -> tuple[int, int, bool, bool]:
     return found
 
 
+#: ``_ONE_PIECE[k]``: one piece of kind ``k`` as its letter and :func:`_load`;
+#: ``_TWO_PIECES[k][j]``: a piece of kind ``k`` and one of kind ``j``.
+_ONE_PIECE = tuple((PIECE_LETTERS[k], *_load(tuple(int(i == k) for i in range(7))))
+                   for k in range(7))
+_TWO_PIECES = tuple(tuple((PIECE_LETTERS[k] + PIECE_LETTERS[j],
+                           *_load(tuple(int(i == k) + int(i == j) for i in range(7))))
+                          for j in range(7)) for k in range(7))
+
+
+@functools.cache
+def _parts(counts: tuple[int, ...]) -> tuple[tuple[str, int, int, bool, bool], ...]:
+    """Every distinct multiset of 1 or 2 pieces out of ``counts``, each as its letters and
+    :func:`_load`, in the order of the letters."""
+    kinds = [k for k in range(7) if counts[k]]
+    out = []
+    for a, k in enumerate(kinds):
+        out.append(_ONE_PIECE[k])
+        out += [_TWO_PIECES[k][j] for j in kinds[a:] if j != k or counts[k] >= 2]
+    return tuple(sorted(out))
+
+
+@functools.cache
+def _givable(give: tuple[int, ...]) -> tuple[tuple[str, int, int, bool, bool], ...]:
+    """:func:`_parts` a figure holding ``give`` may hand over and still swap (D-8); what
+    is left of a figure within D-3 is within it too."""
+    plain = _load(give)[0]
+    return tuple(part for part in _parts(give) if SWAP_MIN <= plain - part[1] <= SWAP_MAX)
+
+
 @functools.cache
 def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tuple[str, ...]:
     """:func:`_swap_pieces` onto a neighbour of that :func:`_load`, sorted."""
@@ -227,10 +227,17 @@ def _swaps_onto(give: tuple[int, ...], load: tuple[int, int, bool, bool]) -> tup
                  and not ((crown or c_crown) and (star or c_star)))
 
 
-def _swap_pieces(give: tuple[int, ...], take: tuple[int, ...]) -> tuple[str, ...]:
-    """The pieces a figure holding ``give`` may hand to a neighbour holding ``take`` (D-8:
-    both keep 1-4 plain pieces, within the cap), in the order of their letters."""
-    return _swaps_onto(give, _load(take))
+_SWAPS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[str, ...], ...]] = {}
+
+
+def _swap_pieces(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """The pieces a figure holding ``a`` may hand to a neighbour holding ``b``, and those
+    ``b`` may hand to ``a`` (D-8: both keep 1-4 plain pieces, within the cap), each in the
+    order of their letters."""
+    found = _SWAPS.get((a, b))
+    if found is None:
+        found = _SWAPS[a, b] = (_swaps_onto(a, _load(b)), _swaps_onto(b, _load(a)))
+    return found
 
 
 def _crown_hand(give: tuple[int, ...], take: tuple[int, ...]) -> int:

@@ -25,6 +25,7 @@ A mover's ends depend only on which squares of its possible paths are occupied (
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -143,6 +144,22 @@ def squares(mask: int) -> tuple[int, ...]:
                 if byte:
                     out += _SQUARES[k * 256 + byte]
         found = _LISTED[mask] = tuple(out)
+    return found
+
+
+def squares_moved(mask: int, frm: int, to: int) -> tuple[int, ...]:
+    """:func:`squares` of a side's squares ``mask`` after its figure on ``frm`` moved to
+    ``to``: worked out from the squares before the move when those are remembered."""
+    was = None if mask & BIT[frm] or not mask & BIT[to] else _LISTED.get(
+        mask & ~BIT[to] | BIT[frm])
+    if was is None:
+        return squares(mask)
+    out = list(was)
+    out.remove(frm)
+    out.insert((mask & BIT[to] - 1).bit_count(), to)  # after the squares named before it
+    if len(_LISTED) >= REMEMBERED:
+        _LISTED.clear()
+    found = _LISTED[mask] = tuple(out)
     return found
 
 
@@ -270,21 +287,45 @@ def _dodge(legs: tuple[tuple[int, int], ...], frm: int, occupied: int) -> int:
     """The ends of a Dodger with both ratings (D-5 Dodger; :func:`_walk`'s ends) on
     ``frm``: ``legs`` holds, per kind of first leg, :func:`_fan_index` of its fan and of
     the other kind's fan on square 0."""
-    ends, at = 0, frm * 2 * SIZE
+    ends, at, below = 0, frm * 2 * SIZE, BELOW_LENGTH
     for first, second in legs:
         reached = _fan(at + first, occupied)
         ends |= reached
         rest = reached & ~occupied
-        if rest:
-            for sq in squares(rest):
-                index = second + sq * 2 * SIZE
-                key = occupied & FAN_READ[index]
-                if not key:
-                    ends |= FAN_EMPTY[index]
-                    continue
-                found = _FAN_MEMO[index].get(key)
-                ends |= _fan(index, occupied) if found is None else found
+        while rest:  # each square entered empty, from the highest bit down
+            n = rest.bit_length()
+            rest &= below[n]
+            index = second + _FAN_AT_LENGTH[n]
+            key = occupied & FAN_READ[index]
+            if not key:
+                ends |= FAN_EMPTY[index]
+                continue
+            found = _FAN_MEMO[index].get(key)
+            ends |= _fan(index, occupied) if found is None else found
     return ends
+
+
+def _dodge_reads(legs: tuple[tuple[int, int], ...], frm: int) -> tuple[int, int]:
+    """(ends on an empty board, the squares whose occupancy matters) of :func:`_dodge`'s
+    Dodger on ``frm``: every square of its first legs, and what its second legs read."""
+    ends = relevant = 0
+    at, below = frm * 2 * SIZE, BELOW_LENGTH
+    for first, second in legs:
+        rest = FAN_EMPTY[at + first]
+        ends |= rest
+        relevant |= rest
+        while rest:
+            n = rest.bit_length()
+            rest &= below[n]
+            index = second + _FAN_AT_LENGTH[n]
+            ends |= FAN_EMPTY[index]
+            relevant |= FAN_READ[index]
+    return ends, relevant
+
+
+#: ``_FAN_AT_LENGTH[n]``: :func:`_fan_index` of the square of the highest bit of a mask
+#: whose ``bit_length()`` is n, less its kind and rating.
+_FAN_AT_LENGTH = tuple(sq * 2 * SIZE for sq in _NAMED_LENGTH)
 
 
 def _jump(t: Traits, frm: int) -> int:
@@ -354,6 +395,21 @@ def paths(t: Traits, owner: int, frm: int, target: int) -> tuple[int, ...]:
     return (0,) if 0 in out else tuple(sorted(out))
 
 
+@functools.cache
+def _across(fans: tuple[int, ...], empty: bool = False, minion: int = 0) -> tuple[int, ...]:
+    """Per square, the union over the ``fans`` (each :func:`_fan_index` on square 0) of
+    :data:`FAN_READ`, or :data:`FAN_EMPTY` within D-6's rows of a ``minion``'s side;
+    shared by the kinds of those fans, never changed."""
+    table = FAN_EMPTY if empty else FAN_READ
+    first, *rest = fans
+    out = table[first::2 * SIZE]
+    for fan in rest:
+        out = map(operator.or_, out, table[fan::2 * SIZE])
+    if minion:
+        out = map(operator.and_, out, (NEARER[minion][sq // SIZE] for sq in range(N)))
+    return tuple(out)
+
+
 #: :attr:`Kind.memo` of a square not looked up yet.
 _UNSEEN: dict[int, int] = {}
 
@@ -365,12 +421,14 @@ class Kind:
     __slots__ = ("traits", "owner", "relevant", "empty", "memo", "ways", "fans", "legs",
                  "around")
     _all: dict[tuple[Traits, int], Kind] = {}
-    _count = [0]
+    _worked = itertools.count()  # ends worked out since the last forget()
 
     def __init__(self, t: Traits, owner: int) -> None:
         self.traits, self.owner = t, owner
-        self.relevant = [-1] * N  # -1 until the square is first asked about
-        self.empty = [-1] * N  # the ends on an empty board, -1 as relevant
+        # -1 until the square is first asked about (a mover of one leg: every square's
+        # from the start, below).
+        self.relevant: Sequence[int] = [-1] * N
+        self.empty: Sequence[int] = [-1] * N  # the ends on an empty board, -1 as relevant
         # Per square, from its first look-up there: occupied & relevant -> ends (until
         # then one empty dictionary shared by every square, never written to).
         self.memo: list[dict[int, int]] = [_UNSEEN] * N
@@ -384,6 +442,9 @@ class Kind:
         self.legs = () if t.jumper or not (t.dodger and t.straight and t.diagonal) else (
             (_fan_index(0, 0, t.straight), _fan_index(0, 1, t.diagonal)),
             (_fan_index(0, 1, t.diagonal), _fan_index(0, 0, t.straight)))
+        if self.fans:  # its fans' tables give every square's at once
+            self.relevant = _across(self.fans)
+            self.empty = _across(self.fans, True, owner if t.minion else 0)
 
     def __reduce__(self) -> tuple:
         # Unpickled as this process's own kind: its memo's shared empty dictionary is
@@ -426,25 +487,23 @@ class Kind:
         if memo is _UNSEEN:
             memo = self.memo[frm] = {}
         memo[key] = found
-        Kind._count[0] += 1
-        if Kind._count[0] > REMEMBERED:
+        if next(Kind._worked) >= REMEMBERED:
             Kind.forget()
         return found
 
     def _visit(self, frm: int) -> int:
         """Work out :attr:`relevant` and :attr:`empty` on ``frm`` (its first visit there)
         and return the former."""
-        if self.fans:
-            empty = relevant = 0
-            for fan in self.fans:
-                empty |= FAN_EMPTY[frm * 2 * SIZE + fan]
-                relevant |= FAN_READ[frm * 2 * SIZE + fan]
+        if self.legs:
+            empty, relevant = _dodge_reads(self.legs, frm)
         else:
             empty, relevant = _walk(self.traits, frm, 0)
         if self.traits.minion:  # D-6
             empty &= NEARER[self.owner][frm // SIZE]
         self.relevant[frm] = relevant
         self.empty[frm] = empty
+        if not relevant:  # its paths read nothing (a Jumper, ratings of 1): ends known
+            self.memo[frm] = {0: empty}
         return relevant
 
     def anywhere(self, frm: int) -> int:
@@ -489,7 +548,7 @@ class Kind:
         for kind in cls._all.values():
             for memo in kind.memo:
                 memo.clear()
-        cls._count[0] = 0
+        cls._worked = itertools.count()
 
 
 class Guards:
@@ -514,8 +573,7 @@ class Guards:
         for c in crowns:
             zone |= kinds[c].near(c)
         # -1 where a kind has not visited the square yet: whatever passes is worked out.
-        self.enemy = kept = [(j, k, e) for j in enemy
-                             if (e := (k := kinds[j]).empty[j]) & zone]
+        self.enemy = kept = [(j, kinds[j], e) for j in enemy if (e := kinds[j].empty[j]) & zone]
         self._anywhere: int | None = None  # where any of them could end, once asked
         self.crowns, self.safe, self.crossed = [], ALL, 0
         for c in crowns:
@@ -558,10 +616,9 @@ class Guards:
             return []
         return [(j, k) for j, k, e in self.enemy if e & BIT[sq]]
 
-    def reached(self, targets: list[int], occupied: int) -> bool:
-        """Whether an enemy can move onto one of ``targets`` with ``occupied`` the occupied
-        squares (the enemies as they stand)."""
-        bits = functools.reduce(operator.or_, (BIT[t] for t in targets))
+    def reached(self, bits: int, occupied: int) -> bool:
+        """Whether an enemy can move onto one of the squares ``bits`` with ``occupied`` the
+        occupied squares (the enemies as they stand)."""
         for j, k, empty in self.enemy:
             if empty & bits and k.ends(j, occupied) & bits:
                 return True
