@@ -132,12 +132,15 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         else:
             self.before_pieces, self.before = listing.pieces, listing.shows
         before, current = self.before, self.current
-        self.differing = {c for c, _ in current.items() - before.items()}
-        self.seen = Seen(before, {c: {before[c], current[c]} for c in self.differing})
+        self.differing = set(dict(current.items() - before.items()))
         # What each cell showed this turn, in order: (batch number, observation); batches
         # are the scans' changes, numbered from 1 (0: already so when the turn began).
-        self.history: dict[str, list[tuple[int, Hashable]]] = {
-            c: [(0, self.current[c])] for c in self.differing}
+        self.history: dict[str, list[tuple[int, Hashable]]] = {}
+        touched: dict[str, set] = {}
+        for cell in self.differing:  # (one loop: each comprehension is a call of its own)
+            touched[cell] = {before[cell], current[cell]}
+            self.history[cell] = [(0, current[cell])]
+        self.seen = Seen(before, touched)
         self.declined: set[str] = set()
         self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
@@ -251,19 +254,23 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     def _record(self, changes: list[tuple[str, Hashable]], t: float) -> None:
         """Keep track of what the cells show (and showed this turn, in which batch)."""
-        ev = self.evidence
+        ev, current = self.evidence, self.current
         self.batch += 1
         self.declined = set()
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
-        self.lifting = all(evidence.taken(ev, cell, value) for cell, value in changes)
-        self.batch_cells = [cell for cell, _ in changes]
+        lifting, cells, prev = True, [], {}
+        for cell, value in changes:  # (one loop: each comprehension is a call of its own)
+            lifting = lifting and evidence.taken(ev, cell, value)
+            cells.append(cell)
+            prev[cell] = current[cell]
+        self.lifting, self.batch_cells = lifting, cells
         self._evidence = None
-        self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
+        self._batch = (list(changes), prev)
         self.batches.append((self.batch, t, *self._batch))
         if self.held_board is not None:
             self.since_held.append((list(changes), t))
         for cell, value in changes:
-            self.current[cell] = value
+            current[cell] = value
             self.seen[cell].add(value)
             self.history.setdefault(cell, []).append((self.batch, value))
             if value != self.before[cell]:
@@ -402,9 +409,10 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             if still:
                 self.still_from = None  # (once: until the next change or press)
             return self._entered(was, self._tick(now) + self._settle(now, still=still))
-        events = self._tick(now)
-        # (a tick that says nothing changed nothing: the phase stays, at every idle scan)
-        return self._entered(was, events) if events else events
+        due = self._own_timer()
+        if due is None or now < due:
+            return []  # (a tick that says nothing changes nothing: at every idle scan)
+        return self._entered(was, self._tick(now))
 
     def _tick(self, now: float) -> list[Event]:
         due = self._own_timer()
