@@ -57,6 +57,10 @@ class Phase(enum.Enum):
     RESTORING = "restoring"
     OVER = "over"
 
+    # Each phase is one object: hashed by identity, in C, not by Enum's Python
+    # ``__hash__`` (a phase is looked up in the table at every change of phase).
+    __hash__ = object.__hash__
+
 
 _ALL = frozenset(Phase)
 _NOT_BACK = frozenset({Phase.MOVING, Phase.HELD, Phase.ASKING, Phase.ERROR})

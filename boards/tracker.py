@@ -189,7 +189,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     def _entered(self, was: Phase, events: list[Event]) -> list[Event]:
         """After an input: the tracker enters the phase its state shows (:mod:`boards.phases`)."""
-        self.phase = phases.enter(was, phases.of(self))
+        now = phases.of(self)
+        self.phase = now if now is was else phases.enter(was, now)
         return events
 
     @property
