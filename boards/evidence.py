@@ -56,7 +56,7 @@ class Seen(dict):
 def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
     """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
     down): it shows a shorter part of its start stack than it did."""
-    shown = [ev.observe(p) for p in prefixes(ev.before_pieces[cell])]
+    shown = list(map(ev.observe, prefixes(ev.before_pieces[cell])))
     was = ev.current[cell]
     if value not in shown:
         return False
@@ -65,7 +65,7 @@ def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
 
 def in_hand(ev: Evidence, cell: str) -> frozenset:
     """What ``cell``'s sensor shows while some of its start pieces are in hand."""
-    return frozenset(ev.observe(p) for p in prefixes(ev.before_pieces[cell]))
+    return frozenset(map(ev.observe, prefixes(ev.before_pieces[cell])))
 
 
 def consistent(ev: Evidence, cand: Candidate) -> bool:
@@ -128,9 +128,14 @@ def complete(ev: Evidence, cand: Candidate) -> bool:
     for cell, value in cand.final.items():
         if ev.current[cell] != value:
             return False
+    for cell, value in cand.lift.items():  # (loops: each generator is a call of its own)
+        if not replaced(ev, cand, cell, value):
+            return False
     seen = ev.seen
-    return all(replaced(ev, cand, cell, value) for cell, value in cand.lift.items()) \
-        and all(shows <= seen[cell] for cell, shows in cand.passing.items())
+    for cell, shows in cand.passing.items():
+        if not shows <= seen[cell]:
+            return False
+    return True
 
 
 def replaced(ev: Evidence, cand: Candidate, cell: str, lifted: Hashable) -> bool:

@@ -98,7 +98,7 @@ class Handover:
                 again = self.done_again.setdefault(cand.text, [])
                 if not again or {cell for cell, _ in self._batch[0]} <= cand.before.keys():
                     again.append(self.batch)
-        self.done_last = {c.text for c in complete}
+        self.done_last = {c.text for c in complete} if complete else set()
 
     def _hold_from_done(self, text: str) -> None:
         """The turn ``text``, one the board is held for, is made: if it was done before the
@@ -193,9 +193,9 @@ class Handover:
         away), or whose own pieces cannot have come to a cell replaced (a step onto the
         enemy single an entry bumped, its piece still on its own cell).
         """
+        if len(complete) == len(alive):
+            return False  # (``complete`` is a part of ``alive``: all done, the usual commit)
         growing = [cand for cand in alive if cand not in complete]
-        if not growing:
-            return False  # (every turn in progress is done: the usual commit)
         ev = self.evidence
         replaced = evidence.swapped(ev, self._alive)
         shown = evidence.stages_shown(ev, complete)

@@ -240,8 +240,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         ev = self.evidence
         if self.deciding is not None:
             return self._while_deciding(t)
-        asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self._prompt and asked_silent and any(
+        if self._prompt and self.pending and all(c.silent for c in self.pending) and any(
                 not c.silent and evidence.shows_done(ev, c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
@@ -489,14 +488,16 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             self.restoring = bool(self.differing)  # play goes on once the board is put back
             return []
         self.either = False
-        alive = self._alive = [c for c in self.alive() if c.text not in self.declined]
+        alive = self._alive = self.alive()
+        if self.declined:  # (answered ``none`` since the scan's changes came)
+            alive = self._alive = [c for c in alive if c.text not in self.declined]
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
         complete = [c for c in alive if not c.silent and evidence.complete(ev, c)]
         self._mark_done(complete)
         if self.lifting and complete and evidence.cleared(ev, complete):
             self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
-        waiting = [c for c in self.pending if c not in complete]
+        waiting = [c for c in self.pending if c not in complete] if self.pending else []
         if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
             # A piece set down partway lifted again (the mover goes on), or the opponent
             # begins taking it: the next change tells.
