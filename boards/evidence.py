@@ -53,6 +53,18 @@ class Seen(dict):
         return shown
 
 
+def begun(before: dict[str, Hashable], current: dict[str, Hashable], differing: set[str],
+          ) -> tuple[Seen, dict[str, list[tuple[int, Hashable]]]]:
+    """What each cell has shown, and in which batch, as a turn begins from ``before`` with
+    the sensors showing ``current`` (``differing``: the cells where the two differ)."""
+    touched: dict[str, set] = {}
+    history: dict[str, list[tuple[int, Hashable]]] = {}
+    for cell in differing:  # (one loop: each comprehension is a call of its own)
+        touched[cell] = {before[cell], current[cell]}
+        history[cell] = [(0, current[cell])]
+    return Seen(before, touched), history
+
+
 def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
     """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
     down): it shows a shorter part of its start stack than it did."""

@@ -53,7 +53,7 @@ from .events import (
     TakenBack,
     no_longer_open,
 )
-from .evidence import Evidence, Seen
+from .evidence import Evidence
 from .handover import Handover
 from .listing import Listing, Listings, start_of
 from .phases import Phase
@@ -135,12 +135,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.differing = set(dict(current.items() - before.items()))
         # What each cell showed this turn, in order: (batch number, observation); batches
         # are the scans' changes, numbered from 1 (0: already so when the turn began).
-        self.history: dict[str, list[tuple[int, Hashable]]] = {}
-        touched: dict[str, set] = {}
-        for cell in self.differing:  # (one loop: each comprehension is a call of its own)
-            touched[cell] = {before[cell], current[cell]}
-            self.history[cell] = [(0, current[cell])]
-        self.seen = Seen(before, touched)
+        self.seen, self.history = evidence.begun(before, current, self.differing)
         self.declined: set[str] = set()
         self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
@@ -513,8 +508,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if waiting:
             # A complete turn was waiting, and this event broke it: if the board now fits
             # the next player's turn after it, it was done and the next turn has begun.
-            nexts = {c.text: self._next_turn(c) for c in waiting}
-            fits = [c for c in waiting if nexts[c.text] is not None]
+            nexts, fits = {}, []
+            for c in waiting:  # (one loop: each comprehension is a call of its own)
+                nexts[c.text] = self._next_turn(c)
+                if nexts[c.text] is not None:
+                    fits.append(c)
             out = self._either_turn(t, waiting, fits, nexts, alive, complete)
             if out is None:
                 out = self._waiting_done(t, waiting, fits, alive)
