@@ -65,8 +65,9 @@ class Deciding(Undecided):
         text = decisions.text(state, turn)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]
         history = self.history
-        held = [h for h in self.held_for if text == h or text.startswith(h + " ")]
-        if self.held_board is not None and held:
+        held = [h for h in self.held_for if text == h or text.startswith(h + " ")] \
+            if self.held_board is not None else []
+        if held:
             # Asked while the board was held for it (the piece put back may have been the
             # next turn's): done as of that board, the changes since are the next turn's.
             self._hold_from_done(held[0])

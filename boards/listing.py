@@ -197,6 +197,8 @@ class Listings:
 
     def _only_expected(self, cands: list[Candidate]) -> list[Candidate]:
         """The candidates (and of each, the ways) that make the expected turn."""
+        if self.expected is None:
+            return cands  # (no turn expected: every turn's start, in a game with no opponent)
         rest = self._expected_rest()
         if rest is None:
             return cands
