@@ -549,8 +549,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         else they wait (:attr:`pending`)."""
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
-            silent = [c for c in self._silent_of(self.candidates) if not c.ways
-                      and c.text not in self.declined and self._next_turn_fits(c)]
+            unseen = self._silent_of(self.candidates)
+            silent = [c for c in unseen if not c.ways and c.text not in self.declined
+                      and self._next_turn_fits(c)] if unseen else []
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.
                 return self._ask([*complete, *silent], t)
