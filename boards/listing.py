@@ -238,5 +238,5 @@ def start_of(state: rules.GameState, cells: tuple[str, ...], observe: Observe,
     pieces: dict[str, tuple[str, ...]] = dict.fromkeys(cells, ())
     pieces.update(phys)
     shows = dict.fromkeys(cells, observe(()))
-    shows.update({c: observe(p) for c, p in phys.items()})
+    shows.update(zip(phys, map(observe, phys.values()), strict=True))  # (in C: a call less)
     return pieces, shows
