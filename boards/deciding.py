@@ -5,6 +5,7 @@ the decisions all ways share, asking the next where they part, and ending the tu
 from __future__ import annotations
 
 from collections.abc import Hashable
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import rules
@@ -19,6 +20,8 @@ from .undecided import Undecided
 
 if TYPE_CHECKING:
     from .tracker import Tracker
+
+_first = itemgetter(0)  # (a way's first decision, an outcome's move: mapped in C)
 
 
 class Deciding(Undecided):
@@ -65,8 +68,9 @@ class Deciding(Undecided):
         text = decisions.text(state, turn)
         events = [*self.held_rolls, Committed(t, len(self.turn_marks), self.player, text)]
         history = self.history
-        held = [h for h in self.held_for if text == h or text.startswith(h + " ")]
-        if self.held_board is not None and held:
+        held = [h for h in self.held_for if text == h or text.startswith(h + " ")] \
+            if self.held_board is not None else []
+        if held:
             # Asked while the board was held for it (the piece put back may have been the
             # next turn's): done as of that board, the changes since are the next turn's.
             self._hold_from_done(held[0])
@@ -186,7 +190,7 @@ class Deciding(Undecided):
                 ways = [Turn((m,)) for m in self._expected_next(self._next_decisions())]
                 if not ways:
                     raise RuntimeError(f"{self.player}'s turn has no legal way to go on")
-            nxt = {w[0] for w in ways}
+            nxt = set(map(_first, ways))
             # (``none`` to a later question could be a decision, not "no turn": ask now)
             if len(nxt) == 1 and not (self.no_turn and (len(ways[0]) == 1 or any(
                     len(w) > 1 and self.state.move_str(w[1]) == NONE for w in ways))):
@@ -195,7 +199,7 @@ class Deciding(Undecided):
                 continue
             self.deciding = ways
             order = self._next_decisions()
-            options = [self.state.move_str(m) for m in sorted(nxt, key=order.index)]
+            options = list(map(self.state.move_str, sorted(nxt, key=order.index)))
             if self.no_turn and NONE not in options:
                 options.append(NONE)
             self._prompt = Prompt(t, options)
@@ -329,7 +333,7 @@ class Deciding(Undecided):
 
     def _next_decisions(self) -> list:
         """The decisions the position offers now, in their order (a chance node's outcomes)."""
-        return [m for m, _ in self.state.chance_outcomes()] or self.state.legal_moves()
+        return list(map(_first, self.state.chance_outcomes())) or self.state.legal_moves()
 
     def _while_choosing(self, t: float) -> list[Event]:
         """A change while the mover is asked a decision that follows the visible part of the

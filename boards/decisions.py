@@ -51,7 +51,7 @@ def pop(state: rules.GameState, move: Hashable) -> None:
 
 def text(state: rules.GameState, move: Hashable) -> str:
     """A turn's notation: its decisions' notations joined by single spaces."""
-    return " ".join(state.move_str(d) for d in decisions(move))
+    return " ".join(map(state.move_str, decisions(move)))
 
 
 def stages(state: rules.GameState, move: Hashable) -> list[dict[str, tuple[str, ...]]]:

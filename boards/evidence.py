@@ -53,10 +53,22 @@ class Seen(dict):
         return shown
 
 
+def begun(before: dict[str, Hashable], current: dict[str, Hashable], differing: set[str],
+          ) -> tuple[Seen, dict[str, list[tuple[int, Hashable]]]]:
+    """What each cell has shown, and in which batch, as a turn begins from ``before`` with
+    the sensors showing ``current`` (``differing``: the cells where the two differ)."""
+    touched: dict[str, set] = {}
+    history: dict[str, list[tuple[int, Hashable]]] = {}
+    for cell in differing:  # (one loop: each comprehension is a call of its own)
+        touched[cell] = {before[cell], current[cell]}
+        history[cell] = [(0, current[cell])]
+    return Seen(before, touched), history
+
+
 def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
     """Whether ``cell`` changing to ``value`` takes a piece up (rather than puts one
     down): it shows a shorter part of its start stack than it did."""
-    shown = [ev.observe(p) for p in prefixes(ev.before_pieces[cell])]
+    shown = list(map(ev.observe, prefixes(ev.before_pieces[cell])))
     was = ev.current[cell]
     if value not in shown:
         return False
@@ -65,7 +77,7 @@ def taken(ev: Evidence, cell: str, value: Hashable) -> bool:
 
 def in_hand(ev: Evidence, cell: str) -> frozenset:
     """What ``cell``'s sensor shows while some of its start pieces are in hand."""
-    return frozenset(ev.observe(p) for p in prefixes(ev.before_pieces[cell]))
+    return frozenset(map(ev.observe, prefixes(ev.before_pieces[cell])))
 
 
 def consistent(ev: Evidence, cand: Candidate) -> bool:
@@ -128,9 +140,14 @@ def complete(ev: Evidence, cand: Candidate) -> bool:
     for cell, value in cand.final.items():
         if ev.current[cell] != value:
             return False
+    for cell, value in cand.lift.items():  # (loops: each generator is a call of its own)
+        if not replaced(ev, cand, cell, value):
+            return False
     seen = ev.seen
-    return all(replaced(ev, cand, cell, value) for cell, value in cand.lift.items()) \
-        and all(shows <= seen[cell] for cell, shows in cand.passing.items())
+    for cell, shows in cand.passing.items():
+        if not shows <= seen[cell]:
+            return False
+    return True
 
 
 def replaced(ev: Evidence, cand: Candidate, cell: str, lifted: Hashable) -> bool:

@@ -5,15 +5,16 @@ is the next turn's, read again in order on the next position.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import rules
 
 from . import decisions, evidence
 from .constants import NONE
 from .events import Committed, Event, Prompt
+from .evidence import Evidence
 from .listing import Listing
-from .turns import Candidate
+from .turns import Candidate, Observe
 
 if TYPE_CHECKING:
     from .tracker import Tracker
@@ -98,7 +99,7 @@ class Handover:
                 again = self.done_again.setdefault(cand.text, [])
                 if not again or {cell for cell, _ in self._batch[0]} <= cand.before.keys():
                     again.append(self.batch)
-        self.done_last = {c.text for c in complete}
+        self.done_last = {c.text for c in complete} if complete else set()
 
     def _hold_from_done(self, text: str) -> None:
         """The turn ``text``, one the board is held for, is made: if it was done before the
@@ -193,9 +194,9 @@ class Handover:
         away), or whose own pieces cannot have come to a cell replaced (a step onto the
         enemy single an entry bumped, its piece still on its own cell).
         """
+        if len(complete) == len(alive):
+            return False  # (``complete`` is a part of ``alive``: all done, the usual commit)
         growing = [cand for cand in alive if cand not in complete]
-        if not growing:
-            return False  # (every turn in progress is done: the usual commit)
         ev = self.evidence
         replaced = evidence.swapped(ev, self._alive)
         shown = evidence.stages_shown(ev, complete)
@@ -225,7 +226,7 @@ class Handover:
         """Would what the board shows now be a turn in progress once ``cand`` is made?"""
         return self._next_turn(cand) is not None
 
-    def _next_turn(self, cand: Candidate) -> Tracker | None:
+    def _next_turn(self, cand: Candidate) -> NextTurn | None:
         """The next player's turn once ``cand`` is made, begun from what the board shows
         now, if the board fits it."""
         return self._fits(self._made(cand))
@@ -258,15 +259,16 @@ class Handover:
                        turn_marks=[*self.turn_marks, self.turn_start],
                        listing=self._listed.get(tuple(state.move_stack[self.turn_start:])))
 
-    def _fits(self, state: rules.GameState) -> Tracker | None:
-        """The tracker of the turn from ``state``, if what the board shows now is one in
-        progress."""
+    def _fits(self, state: rules.GameState) -> NextTurn | None:
+        """The turn from ``state`` as a tracker begun there would find it, if what the board
+        shows now is one in progress: read from the idle scan's listing of ``state``, where
+        one listed it (no tracker needed)."""
         listing = self._listed.get(tuple(state.move_stack[self.turn_start:]))
-        if listing is not None and _unexplained(listing, self.current):
-            return None  # (no tracker needed to see that none of its turns is alive)
+        if listing is not None and listing.by_cell is not None:
+            return _in_progress(listing, dict(self.current), self.observe)
         nxt = self._tracker_from(state, self.current)
-        nxt._alive = nxt.alive()
-        return nxt if nxt._alive else None
+        alive = nxt.alive()
+        return NextTurn(alive, nxt.evidence) if alive else None
 
     def _either_turn(self, t: float, waiting: list[Candidate], fits: list[Candidate],
                      nexts: dict, alive: list[Candidate], complete: list[Candidate],
@@ -379,13 +381,37 @@ class Handover:
         return None
 
 
-def _unexplained(listing: Listing, board: dict[str, Hashable]) -> bool:
-    """Whether ``board`` differs from what the sensors show at the start of ``listing``'s
-    position on a cell that none of its turns may change (a tracker begun there with the
-    sensors showing ``board`` finds no turn alive)."""
+class NextTurn(NamedTuple):
+    """The turns in progress of a position a waiting turn leads to (``alive``: those a
+    tracker begun there would keep), and what the sensors show as its turn begins."""
+
+    alive: list[Candidate]
+    evidence: Evidence
+
+    def complete_turns(self) -> list[Candidate]:
+        """The visible turns in progress that the board shows complete."""
+        ev = self.evidence
+        return [c for c in self.alive if not c.silent and evidence.complete(ev, c)]
+
+
+def _in_progress(listing: Listing, board: dict[str, Hashable], observe: Observe,
+                 ) -> NextTurn | None:
+    """The turns of ``listing``'s position in progress with the sensors showing ``board``,
+    as :meth:`Tracker.alive` of a tracker begun there finds them (only those that may
+    change the differing cell fewest of them may change), if there are any."""
     index, shows = listing.by_cell, listing.shows
-    if index is not None:
-        for cell, value in board.items():
-            if cell not in index and shows.get(cell) != value:
-                return True
-    return False
+    differing: set[str] = set()
+    fewest = None
+    for cell, value in board.items():
+        if shows.get(cell) != value:
+            allowing = index.get(cell)
+            if allowing is None:
+                return None  # (no turn of the position changes that cell)
+            differing.add(cell)
+            if fewest is None or len(allowing) < len(fewest):
+                fewest = allowing
+    seen, history = evidence.begun(shows, board, differing)
+    ev = Evidence(observe, listing.pieces, shows, board, seen, history, differing, [])
+    alive = [c for c in (listing.candidates if fewest is None else fewest)
+             if evidence.consistent(ev, c)]
+    return NextTurn(alive, ev) if alive else None

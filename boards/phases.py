@@ -1,9 +1,9 @@
 """The phase of the turn, as the tracker keeps it (:attr:`boards.tracker.Tracker.phase`).
 
 After each input (a change, a clock or other press, an answer, a tick, the end of the
-input, a position set) the tracker enters the phase its state shows (:func:`of`), and only
-through :func:`enter`, which warns (:class:`UnlistedTransition`) of a transition this
-table does not name: the test suite turns that warning into a failure, while a board in
+input, a position set) the tracker enters the phase its state shows (:func:`of`), a new
+one only through :func:`enter`, which warns (:class:`UnlistedTransition`) of a transition
+this table does not name: the test suite turns that warning into a failure, while a board in
 play carries on in the phase its state shows rather than stop. A phase may always stay as
 it is.
 
@@ -56,6 +56,10 @@ class Phase(enum.Enum):
     ERROR = "error"
     RESTORING = "restoring"
     OVER = "over"
+
+    # Each phase is one object: hashed by identity, in C, not by Enum's Python
+    # ``__hash__`` (a phase is looked up in the table at every change of phase).
+    __hash__ = object.__hash__
 
 
 _ALL = frozenset(Phase)

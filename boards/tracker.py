@@ -53,7 +53,7 @@ from .events import (
     TakenBack,
     no_longer_open,
 )
-from .evidence import Evidence, Seen
+from .evidence import Evidence
 from .handover import Handover
 from .listing import Listing, Listings, start_of
 from .phases import Phase
@@ -132,12 +132,10 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         else:
             self.before_pieces, self.before = listing.pieces, listing.shows
         before, current = self.before, self.current
-        self.differing = {c for c, _ in current.items() - before.items()}
-        self.seen = Seen(before, {c: {before[c], current[c]} for c in self.differing})
+        self.differing = set(dict(current.items() - before.items()))
         # What each cell showed this turn, in order: (batch number, observation); batches
         # are the scans' changes, numbered from 1 (0: already so when the turn began).
-        self.history: dict[str, list[tuple[int, Hashable]]] = {
-            c: [(0, self.current[c])] for c in self.differing}
+        self.seen, self.history = evidence.begun(before, current, self.differing)
         self.declined: set[str] = set()
         self._evidence: Evidence | None = None  # (its dicts replaced: made again when read)
         self._list_turn(listing)
@@ -186,7 +184,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     def _entered(self, was: Phase, events: list[Event]) -> list[Event]:
         """After an input: the tracker enters the phase its state shows (:mod:`boards.phases`)."""
-        self.phase = phases.enter(was, phases.of(self))
+        now = phases.of(self)
+        self.phase = now if now is was else phases.enter(was, now)
         return events
 
     @property
@@ -236,8 +235,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         ev = self.evidence
         if self.deciding is not None:
             return self._while_deciding(t)
-        asked_silent = self.pending and all(c.silent for c in self.pending)
-        if self._prompt and asked_silent and self.read_for is not self._prompt and any(
+        if self._prompt and self.read_for is not self._prompt and self.pending \
+                and all(c.silent for c in self.pending) and any(
                 not c.silent and evidence.shows_done(ev, c)
                 for c in self.candidates):
             # Asked whether an unseen turn was made, the player to move made a visible one
@@ -252,19 +251,23 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
 
     def _record(self, changes: list[tuple[str, Hashable]], t: float) -> None:
         """Keep track of what the cells show (and showed this turn, in which batch)."""
-        ev = self.evidence
+        ev, current = self.evidence, self.current
         self.batch += 1
         self.declined = set()
         # Only pieces taken up: they may still be in hand, whatever turn they complete.
-        self.lifting = all(evidence.taken(ev, cell, value) for cell, value in changes)
-        self.batch_cells = [cell for cell, _ in changes]
+        lifting, cells, prev = True, [], {}
+        for cell, value in changes:  # (one loop: each comprehension is a call of its own)
+            lifting = lifting and evidence.taken(ev, cell, value)
+            cells.append(cell)
+            prev[cell] = current[cell]
+        self.lifting, self.batch_cells = lifting, cells
         self._evidence = None
-        self._batch = (list(changes), {cell: self.current[cell] for cell, _ in changes})
+        self._batch = (list(changes), prev)
         self.batches.append((self.batch, t, *self._batch))
         if self.held_board is not None:
             self.since_held.append((list(changes), t))
         for cell, value in changes:
-            self.current[cell] = value
+            current[cell] = value
             self.seen[cell].add(value)
             self.history.setdefault(cell, []).append((self.batch, value))
             if value != self.before[cell]:
@@ -403,9 +406,10 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             if still:
                 self.still_from = None  # (once: until the next change or press)
             return self._entered(was, self._tick(now) + self._settle(now, still=still))
-        events = self._tick(now)
-        # (a tick that says nothing changed nothing: the phase stays, at every idle scan)
-        return self._entered(was, events) if events else events
+        due = self._own_timer()
+        if due is None or now < due:
+            return []  # (a tick that says nothing changes nothing: at every idle scan)
+        return self._entered(was, self._tick(now))
 
     def _tick(self, now: float) -> list[Event]:
         due = self._own_timer()
@@ -481,14 +485,16 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
             self.restoring = bool(self.differing)  # play goes on once the board is put back
             return []
         self.either = False
-        alive = self._alive = [c for c in self.alive() if c.text not in self.declined]
+        alive = self._alive = self.alive()
+        if self.declined:  # (answered ``none`` since the scan's changes came)
+            alive = self._alive = [c for c in alive if c.text not in self.declined]
         # Silent turns are never complete by themselves: only a clock press (or a question)
         # says one was made.
         complete = [c for c in alive if not c.silent and evidence.complete(ev, c)]
         self._mark_done(complete)
         if self.lifting and complete and evidence.cleared(ev, complete):
             self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
-        waiting = [c for c in self.pending if c not in complete]
+        waiting = [c for c in self.pending if c not in complete] if self.pending else []
         if waiting and self.lifting and any(c.waypoints for c in alive if c not in waiting):
             # A piece set down partway lifted again (the mover goes on), or the opponent
             # begins taking it: the next change tells.
@@ -504,8 +510,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         if waiting:
             # A complete turn was waiting, and this event broke it: if the board now fits
             # the next player's turn after it, it was done and the next turn has begun.
-            nexts = {c.text: self._next_turn(c) for c in waiting}
-            fits = [c for c in waiting if nexts[c.text] is not None]
+            nexts, fits = {}, []
+            for c in waiting:  # (one loop: each comprehension is a call of its own)
+                nexts[c.text] = self._next_turn(c)
+                if nexts[c.text] is not None:
+                    fits.append(c)
             out = self._either_turn(t, waiting, fits, nexts, alive, complete)
             if out is None:
                 out = self._waiting_done(t, waiting, fits, alive)
@@ -542,8 +551,9 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         else they wait (:attr:`pending`)."""
         if complete and not self.lifting and not self._continuations(alive, complete):
             # (A silent turn of several decisions, a Telec forfeit, is ended by the clock.)
-            silent = [c for c in self._silent_of(self.candidates) if not c.ways
-                      and c.text not in self.declined and self._next_turn_fits(c)]
+            unseen = self._silent_of(self.candidates)
+            silent = [c for c in unseen if not c.ways and c.text not in self.declined
+                      and self._next_turn_fits(c)] if unseen else []
             if silent:
                 # Or the player to move made a silent turn, and this is the opponent's.
                 return self._ask([*complete, *silent], t)

@@ -60,7 +60,8 @@ _fields = attrgetter(*(f.name for f in fields(Candidate)))
 
 
 def prefixes(pieces: tuple[str, ...]) -> list[tuple[str, ...]]:
-    return [pieces[:k] for k in range(len(pieces) + 1)]
+    """``pieces[:k]`` for every k, shortest first (in C: read at every change)."""
+    return list(map(pieces.__getitem__, map(slice, range(len(pieces) + 1))))
 
 
 def common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
