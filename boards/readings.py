@@ -191,8 +191,8 @@ class Readings:
         True; False for a press of the other side) or the next piece put down. A question
         not shown yet that is still open is shown then, or at any other input but a piece
         taken up or a quiet tick (:meth:`_quiet_question`). ``own``: the press was of the
-        asked player's own side of the clock (not a shared button): a reading in which it
-        came late (:meth:`_late`) takes one unusual action more."""
+        asked player's own side of the clock (not a shared button): a reading has the
+        unusual actions :meth:`_late` counts added."""
         unshown = self.hidden
         put = moved and not self.lifting
         if pressed is not None and self.readings:
@@ -275,12 +275,11 @@ class Readings:
         action more for granted). A reading that does not fit just now never makes a
         dearer one that does go; ``fitting`` (at the press of the clock of the player
         asked about, the turn declared done): nor does it keep an answer open; ``own``
-        (that press made on their own side): a reading in which it came late
-        (:meth:`_late`) counts that as one unusual action more."""
+        (that press made on their own side): a reading counts the unusual actions
+        :meth:`_late` finds too."""
         leaves = self._leaves()
         made = len(self.turns()) + 1
-        cost = {p: self.readings[p].cost + (own and self._late(self.readings[p], made))
-                for p in leaves}
+        cost = {p: self.readings[p].cost + (own and self._late(p, made)) for p in leaves}
         fit = {p for p in leaves if self.readings[p].misfits == 0 and self.readings[p].fits()}
         low = min((cost[p] for p in fit), default=None)
         if low is None:
@@ -289,10 +288,12 @@ class Readings:
         if len(first) == 1:
             self._keep([p for p in leaves if p[0] in first])
 
-    def _late(self, reading, made: int) -> bool:
-        """Whether, in ``reading``, the asked player's press came after the next player
-        began and ended no turn of theirs: it leaves them still to move."""
-        return len(reading.turns()) > made and reading.player == self.player
+    def _late(self, path: Path, made: int) -> int:
+        """The unusual actions the reading at ``path`` takes for granted once the asked
+        player pressed their own side of the clock: the next player began before that
+        press (the turn asked about was not yet ended), or (``none``) the piece taken up
+        was only touched."""
+        return (len(self.readings[path].turns()) > made) + (path[0] == NONE)
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""

@@ -73,6 +73,20 @@ def test_the_movers_own_press_settles_a_step_the_next_turn_may_have_followed():
         assert tracker.turns() == (["a1-b1"] if button else [])
 
 
+def test_the_movers_own_press_settles_a_step_though_a_later_unseen_step_would_fit_it():
+    """Yellow's pawn leaves c2 and a piece appears on d2, then yellow presses its own side:
+    c2-d2; or c2-c1 onto yellow's own block, red's block on d2 and yellow's unseen c1-d1
+    onto its block there, ended by the press. That reading has red begin before yellow's
+    c2-c1 was ended (one unusual action more), so c2-d2 is committed and nothing is shown
+    (clean stream 0 with presses asked it)."""
+    tracker = reed("yellow:c2:23:c1,d1 red:k12:25: yellow")
+    assert tracker.change("c2", False, 1.0) == []
+    assert tracker.change("d2", True, 1.5) == [] and tracker.prompt is None
+    events = tracker.press("clock", 2.0, "yellow")
+    assert not [e for e in events if hasattr(e, "options")]
+    assert tracker.turns() == ["c2-d2"] and tracker.prompt is None
+
+
 def test_hint_shows_a_question_not_shown_yet():
     tracker = reed(WALLED)
     tracker.change("l8", True, 1.0)
