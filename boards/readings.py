@@ -195,7 +195,7 @@ class Readings:
         unusual actions :meth:`_late` counts added."""
         unshown = self.hidden
         put = moved and not self.lifting
-        if pressed is not None and self.readings:
+        if (put or pressed is not None) and self.readings:
             self.read_on = t
         out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown, own)
         if self.hidden and self._prompt.t < t \
@@ -231,10 +231,10 @@ class Readings:
         of whose readings has the next player already begun (the mover's press, expected
         after such a turn, or the next piece put down may settle it by the readings'
         costs)."""
-        made = len(self.turns()) + 1
+        made = self.turns_made() + 1
         return bool(self.readings) and not self.asked_at_press and (
             any(c.silent for c in self.pending)
-            or any(len(r.turns()) > made for r in self.readings.values()))
+            or any(r.turns_made() > made for r in self.readings.values()))
 
     def _settled(self, t: float, moved: bool, still: bool, ended: bool,
                  pressed: bool, own: bool = False) -> list:
@@ -245,8 +245,7 @@ class Readings:
             return []
         if (moved or still) and not self.lifting or ended:
             self._drop_misfits(still, ended)
-        if moved and not self.lifting:
-            self.downs, self.read_on = self.downs + 1, t
+        self.downs += moved and not self.lifting
         if self.readings and (self.downs >= STRIKES or pressed) and () not in self.cut:
             self._cheapest(fitting=pressed, own=own and pressed)
         out: list = []
@@ -261,9 +260,9 @@ class Readings:
         firsts = {p[0] for p in self.readings}
         if len(firsts) == 1:
             return next(iter(firsts))
-        made = len(self.turns())
+        made = self.turns_made()
         leaves = self._leaves()
-        asked = {tuple(self.readings[p].turns()[made:made + 1]) for p in leaves}
+        asked = {tuple(self.readings[p].turns(made)[:1]) for p in leaves}
         if len(asked) != 1 or not (turn := next(iter(asked))) or turn[0] not in firsts:
             return None
         self._keep([p for p in leaves if p[0] == turn[0]])
@@ -278,7 +277,7 @@ class Readings:
         (that press made on their own side): a reading counts the unusual actions
         :meth:`_late` finds too."""
         leaves = self._leaves()
-        made = len(self.turns()) + 1
+        made = self.turns_made() + 1
         cost = {p: self.readings[p].cost + (own and self._late(p, made)) for p in leaves}
         fit = {p for p in leaves if self.readings[p].misfits == 0 and self.readings[p].fits()}
         low = min((cost[p] for p in fit), default=None)
@@ -293,7 +292,7 @@ class Readings:
         player pressed their own side of the clock: the next player began before that
         press (the turn asked about was not yet ended), or (``none``) the piece taken up
         was only touched."""
-        return (len(self.readings[path].turns()) > made) + (path[0] == NONE)
+        return (self.readings[path].turns_made() > made) + (path[0] == NONE)
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""

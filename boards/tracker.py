@@ -577,13 +577,17 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         ev = self.evidence
         return [c for c in self._alive if not c.silent and evidence.complete(ev, c)]
 
-    def turns(self) -> list[str]:
+    def turns(self, start: int = 0) -> list[str]:
         """The committed turns' notations, oldest first (a turn of several decisions is
-        one entry: ``roll 4 6``)."""
+        one entry: ``roll 4 6``); ``start``: from that turn on."""
         stack = self.state.move_stack[:self.turn_start]
         ends = [*self.turn_marks[1:], len(stack)] if self.turn_marks else []
         return [decisions.text(self.state, Turn(stack[a:b]))
-                for a, b in zip(self.turn_marks, ends, strict=True)]
+                for a, b in zip(self.turn_marks[start:], ends[start:], strict=True)]
+
+    def turns_made(self) -> int:
+        """How many turns are committed (``len(turns())``, none of them written out)."""
+        return len(self.turn_marks)
 
     def buttons(self) -> list[str]:
         """The buttons this board offers: ``roll`` only with an electronic die."""
