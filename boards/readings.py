@@ -254,16 +254,18 @@ class Readings:
         return out
 
     def _agreed(self) -> str | None:
-        """The answer every reading left agrees on: all begin with it, or all made the turn
-        it names (a reading of ``none`` that found that turn made after all); its readings
-        are kept. None while they differ."""
+        """The answer every reading left agrees on: all begin with it, or all made the same
+        turns since, the first the one it names (a reading of ``none`` that found that turn
+        made after all); its readings are kept. None while they differ (agreeing on the
+        first turn alone is not enough: a step read at its first lift, the pawn then put
+        back and the opponent's block read there, is that step made later in another)."""
         firsts = {p[0] for p in self.readings}
         if len(firsts) == 1:
             return next(iter(firsts))
         made = self.turns_made()
         leaves = self._leaves()
-        asked = {tuple(self.readings[p].turns(made)[:1]) for p in leaves}
-        if len(asked) != 1 or not (turn := next(iter(asked))) or turn[0] not in firsts:
+        since = {tuple(self.readings[p].turns(made)) for p in leaves}
+        if len(since) != 1 or not (turn := next(iter(since))) or turn[0] not in firsts:
             return None
         self._keep([p for p in leaves if p[0] == turn[0]])
         return turn[0]

@@ -1,11 +1,15 @@
 """A question about which turn was made never stops the board: later changes decide it
 (``boards/readings.py``)."""
 
+import random
+
 import rules
 from boards.layout import load_layout, shipped_layouts
 from boards.readings import Settled
 from boards.sensing import observer
 from boards.tracker import Committed, Prompt, Tracker
+
+from .truth import Mix, run_stream
 
 
 def reed_teblo() -> Tracker:
@@ -75,3 +79,16 @@ def test_none_to_a_waiting_turn_with_a_press_held_is_no_crash():
     result = run_stream("teblo", "teblo", 300_001, plies=24,
                         mix=Mix.random(random.Random(300_001)))
     assert result.ok and result.committed == result.truth
+
+
+def test_readings_that_agree_on_the_next_turn_only_do_not_settle_the_question():
+    """Yellow's pawn on a2 touched (taken up, put back) while red stepped l12-l11, then
+    stepped onto yellow's own block on a3 (only its lift shows). Asked a2-a3 or none, the
+    reading of a2-a3 (made at the touch, the pawn put back read as red's +a2) and that of
+    none (the step made later) both made a2-a3 next; settling on that alone took the
+    wrong one and committed red's +a2 (seed 91000008). Only readings that agree on every
+    turn since settle so."""
+    result = run_stream("teblo", "teblo", 91000008, plies=24,
+                        mix=Mix.random(random.Random(91000008)))
+    assert result.truth[4:6] == ["a2-a3", "l11-k11"]
+    assert result.committed == result.truth
