@@ -25,7 +25,8 @@ A question one of whose answers is a turn no sensor sees waits unshown
 next piece put down, settles it by the readings' costs where one answer is the cheapest,
 and otherwise shows it, as does any other input but a piece taken up (docs/architecture.md,
 "When a question is shown"). An answer to a question shown after a piece was put down
-takes that answer's readings, which followed the turns since.
+takes that answer's readings, which followed the turns since, and so does one the
+tracker alone would not make sense of (a lift since read as the next turn begun).
 """
 
 from __future__ import annotations
@@ -212,18 +213,29 @@ class Readings:
         return self._prompt is not None and self._prompt is self.unshown
 
     def _answered(self, value: str, t: float) -> list | None:
-        """An answer to a question after which a piece was put down or the clock pressed:
-        the readings of that answer are taken (they followed the turns since), where any
-        fits."""
-        if not self.readings or self._prompt is not self.read_for or () in self.cut \
-                or self.read_on is None or self.read_on <= self._prompt.t:
+        """An answer to a question after which a piece was put down or the clock pressed,
+        or one the tracker alone would not make sense of (pieces taken up since, the next
+        turn begun): the readings of that answer are taken (they followed the turns
+        since), where any fits."""
+        if not self.readings or self._prompt is not self.read_for or () in self.cut:
             return None
-        leaves = [p for p in self._leaves() if p[0] == value and self.readings[p].fits()]
+        leaves = [p for p in self._leaves() if p[0] == value]
+        if self.read_on is not None and self.read_on > self._prompt.t:
+            leaves = [p for p in leaves if self.readings[p].fits()]
+        elif leaves and self._fits_answered(value, t):
+            return None  # (pieces taken up since may be put back: every reading is kept)
         if not leaves:
             return None
         self._keep(leaves)  # (the answer closed it: no Settled said)
         return [e for e in self._settled(t, False, False, False, False)
                 if not isinstance(e, Settled)]
+
+    def _fits_answered(self, value: str, t: float) -> bool:
+        """Whether the tracker alone, so answered, explains the board."""
+        twin = self.fork()
+        twin.readings, twin.told, twin.read_for = {}, {}, None
+        twin._choose(value, t)
+        return twin.fits()
 
     def _quiet_question(self) -> bool:
         """Whether the question just asked waits unshown: a question of which turn was

@@ -92,3 +92,24 @@ def test_readings_that_agree_on_the_next_turn_only_do_not_settle_the_question():
                         mix=Mix.random(random.Random(91000008)))
     assert result.truth[4:6] == ["a2-a3", "l11-k11"]
     assert result.committed == result.truth
+
+
+def test_an_answer_after_the_next_turns_lifts_takes_the_reading_that_read_them():
+    """Asked i9-h9 or i9-i8 (and yellow's block on h9), yellow's pawn then stepped from a1
+    onto its own block on a2 (only the lift shows) and red took up the pawn on h9: the
+    answer i9-h9, with nothing put down since the question, went to the tracker alone,
+    which could not read a2's lift and h9's as two turns, and nothing after i9-h9 was ever
+    committed (seed 93000451). The answer's reading, which followed them, is taken."""
+    state = rules.from_position("teblo", "yellow:a1:24:a2 red:i9:24:i8 red")
+    tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+    for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5), ("a1", False, 2.0)]:
+        tracker.change(cell, value, t)
+    tracker.tick(tracker.next_timer())
+    assert tracker.prompt is not None and tracker.prompt.options == ["i9-h9", "i9-i8", "none"]
+    tracker.change("h9", False, 3.5)
+    tracker.choose("i9-h9", 4.0)
+    assert moves(tracker.change("g9", True, 4.5)) == ["a1-a2", "h9-g9"]
+    assert tracker.turns() == ["i9-h9", "a1-a2", "h9-g9"]
+    result = run_stream("teblo", "teblo", 93000451, plies=24,
+                        mix=Mix.random(random.Random(93000451)))
+    assert result.committed == result.truth
