@@ -23,10 +23,13 @@ player's, after the unseen turn (the readings of ``none`` tell).
 A question one of whose answers is a turn no sensor sees waits unshown
 (:meth:`Readings._quiet_question`): the press of the clock of the player asked, or the
 next piece put down, settles it by the readings' costs where one answer is the cheapest,
-and otherwise shows it, as does any other input but a piece taken up (docs/architecture.md,
-"When a question is shown"). An answer to a question shown after a piece was put down
-takes that answer's readings, which followed the turns since, and so does one the
-tracker alone would not make sense of (a lift since read as the next turn begun).
+and otherwise shows it, as does any other input but a piece taken up, and a second of
+stillness once a piece was put down or the clock pressed since it (before that, the
+board is still because the next player is thinking, and their move may settle it;
+docs/architecture.md, "When a question is shown"). An answer to a question shown after
+a piece was put down takes that answer's readings, which followed the turns since, and
+so does one the tracker alone would not make sense of (a lift since read as the next
+turn begun).
 """
 
 from __future__ import annotations
@@ -191,21 +194,27 @@ class Readings:
         not shown yet, at the press of the clock of the player asked about (``pressed``:
         True; False for a press of the other side) or the next piece put down. A question
         not shown yet that is still open is shown then, or at any other input but a piece
-        taken up or a quiet tick (:meth:`_quiet_question`). ``own``: the press was of the
-        asked player's own side of the clock (not a shared button): a reading has the
-        unusual actions :meth:`_late` counts added."""
+        taken up, or a second of stillness after one of those (:meth:`_quiet_question`).
+        ``own``: the press was of the asked player's own side of the clock (not a shared
+        button): a reading has the unusual actions :meth:`_late` counts added."""
         unshown = self.hidden
         put = moved and not self.lifting
         if (put or pressed is not None) and self.readings:
             self.read_on = t
         out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown, own)
         if self.hidden and self._prompt.t < t \
-                and (put or still or ended or pressed is not None or not self.readings):
+                and (put or still and self._read_since() or ended or pressed is not None
+                     or not self.readings):
             self.unshown = None
             out.append(self._prompt)
         if unshown:  # (nobody saw the question its readings settled)
             out = [e for e in out if not isinstance(e, Settled)]
         return out
+
+    def _read_since(self) -> bool:
+        """Whether a piece was put down or the clock pressed since the question was put
+        (the next player's chance to settle it came)."""
+        return self.read_on is not None and self.read_on > self._prompt.t
 
     @property
     def hidden(self) -> bool:
@@ -220,7 +229,7 @@ class Readings:
         if not self.readings or self._prompt is not self.read_for or () in self.cut:
             return None
         leaves = [p for p in self._leaves() if p[0] == value]
-        if self.read_on is not None and self.read_on > self._prompt.t:
+        if self._read_since():
             leaves = [p for p in leaves if self.readings[p].fits()]
         elif leaves and self._fits_answered(value, t):
             return None  # (pieces taken up since may be put back: every reading is kept)

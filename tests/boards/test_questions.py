@@ -136,13 +136,17 @@ def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service()
     answered ``+l8`` 20 ms after the question appears on the page's view: the answer is
     taken, no question stays open, nothing else is committed later (the issue's board
     committed ``k11-k10`` 22 s later), and every turn after it is committed without an
-    error."""
+    error. The board itself does not ask while yellow is thinking (yellow's move may
+    settle it); ``hint`` brings the question up."""
     board = Board(WALLED)
-    board.act(1.0, "place", "l8")  # asked once the board has been still for a second
-    assert board.answer_when_asked(2.5, "+l8") == 1
+    board.act(1.0, "place", "l8")
+    assert board.answer_when_asked(2.5, "+l8") == 0  # the next player thinking: not asked
+    board.act(2.6, "press", "hint")
+    assert board.answer_when_asked(2.9, "+l8") == 1
     board.act(3.0, "press", "clock", "red")
     board.act(4.0, "place", "c5")
     board.act(5.0, "place", "e9")  # red's block again, or a silent step and yellow's block
+    board.act(5.5, "press", "hint")
     assert board.answer_when_asked(6.5, "+e9") == 1
     board.act(7.0, "place", "c6")
     board.run.scan_until(30.0)  # 22 s and more: nothing else is committed
@@ -153,10 +157,10 @@ def test_an_answer_given_20_ms_after_the_question_is_taken_through_the_service()
 
 
 def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
-    """Yellow's pawn on b1 touched (lifted, put back) is asked about once the board is
-    still: a touch, or b1-b2 onto its own block and red's block on b1. Yellow then steps
-    b1-c1; once the board is still, later events settle the first question (``none``) and
-    the step is asked. A
+    """Yellow's pawn on b1 touched (lifted, put back) is asked about (brought up with
+    ``hint``: the board itself waits for red's move): a touch, or b1-b2 onto its own block
+    and red's block on b1. Yellow then steps b1-c1; once the board is still, later events
+    settle the first question (``none``) and the step is asked (``hint`` again). A
     ``none`` meant for the first question is refused, not taken for the second, where it
     would say that yellow made no step at all."""
     state = rules.new_game("teblo")
@@ -165,13 +169,14 @@ def test_an_answer_meant_for_a_question_replaced_meanwhile_is_refused():
     tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
     tracker.change("b1", False, 1.0)
     tracker.change("b1", True, 1.5)
-    assert tracker.prompt is None
-    tracker.tick(2.5)
+    assert tracker.tick(2.5) == [] and tracker.prompt is None
+    tracker.press("hint", 2.6)
     first = tracker.prompt
     assert first.options == ["b1-b2", "none"]
     tracker.change("b1", False, 3.0)
     tracker.change("c1", True, 3.5)
     tracker.tick(5.0)
+    tracker.press("hint", 5.1)
     second = tracker.prompt
     assert second.options == ["b1-b2", "b1-c1", "none"]
     refused = tracker.choose("none", 5.2, asked=first.key)
@@ -186,12 +191,13 @@ def test_an_answer_whose_readings_are_all_cheaper_settles_at_the_next_put_down()
     yellow's block on l8: nobody presses, and yellow's c5 fits both. Every reading of
     ``+l8`` takes nothing unusual for granted, every other an unpressed unseen step, so
     the question, never shown, settles as ``+l8`` at yellow's put-down (and the next
-    question, red's d5, waits the same way)."""
+    question, red's d5, waits the same way, through yellow's thinking too)."""
     tracker = reed(WALLED)
     assert tracker.change("l8", True, 1.0) == []
     assert moves(tracker.change("c5", True, 2.0)) == ["+l8", "+c5"]
     assert tracker.change("d5", True, 3.0) == [] and tracker.prompt is None
-    assert tracker.tick(4.0)[0].options == ["+d5", "k11-j11", "k11-k10", "none"]
+    assert tracker.tick(4.0) == [] and tracker.prompt is None
+    assert moves(tracker.change("c6", True, 9.0)) == ["+d5", "+c6"]
 
 
 def test_an_answer_two_turns_late_takes_the_readings_that_followed_them():

@@ -44,6 +44,19 @@ def test_later_changes_decide_an_open_question_and_close_it():
     assert tracker.turns() == ["i9-h9", "+c3", "h9-g9", "a1-a2"]
 
 
+def test_a_question_waits_through_the_next_players_thinking():
+    """i9 emptied and a piece on h9, then the board still for seconds: yellow thinking,
+    whose next move may settle it. The question is not shown until that move (a block on
+    c3, after which both readings still fit)."""
+    tracker = reed_teblo()
+    tracker.change("i9", False, 1.0)
+    tracker.change("h9", True, 1.5)
+    assert tracker.tick(tracker.next_timer()) == [] and tracker.prompt is None
+    assert tracker.tick(9.0) == [] and tracker.prompt is None
+    asked = tracker.change("c3", True, 10.0)
+    assert [e.options for e in asked if isinstance(e, Prompt)] == [["i9-h9", "i9-i8", "none"]]
+
+
 def test_the_board_still_for_a_second_lets_a_reading_go():
     """The reading that does not fit is let go once the board has been still for a second
     (error_delay), without waiting for another change."""
@@ -105,8 +118,8 @@ def test_an_answer_after_the_next_turns_lifts_takes_the_reading_that_read_them()
     for cell, value, t in [("i9", False, 1.0), ("h9", True, 1.5), ("a1", False, 2.0)]:
         tracker.change(cell, value, t)
     tracker.tick(tracker.next_timer())
-    assert tracker.prompt is not None and tracker.prompt.options == ["i9-h9", "i9-i8", "none"]
     tracker.change("h9", False, 3.5)
+    assert tracker.prompt is None  # (nothing put down since: not shown, yet answerable)
     tracker.choose("i9-h9", 4.0)
     assert moves(tracker.change("g9", True, 4.5)) == ["a1-a2", "h9-g9"]
     assert tracker.turns() == ["i9-h9", "a1-a2", "h9-g9"]
