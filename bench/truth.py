@@ -1,13 +1,14 @@
 """Truth-checked streams in bulk: how many go off the truth, commit an illegal move, or stall.
 
 Run by hand: .venv/bin/python bench/truth.py [--streams N] [--first SEED] [--plies P]
-             [--mix default|random|clean] [--press P] [--unanswered] [--game GAME]
-             [--show K] [--replay] [--tree DIR]
+             [--mix default|random|clean] [--press P] [--pace LO,HI] [--unanswered]
+             [--game GAME] [--show K] [--replay] [--tree DIR]
 Prints a markdown table (no assertions; ``make test`` runs a few hundred per board).
 Each stream is a seeded game played with ordinary handling (touches, the next turn on
 freed cells, clock presses, late answers, garbage put right); see ``tests/boards/truth.py``.
 ``--mix clean``: no touch, no garbage, answers at once (``--press``: how often the mover
-presses the clock after a turn); ``--unanswered``: nobody answers a question, the board
+presses the clock after a turn; ``--pace``: the seconds between two actions, 1,4 for
+players who think between turns); ``--unanswered``: nobody answers a question, the board
 goes on alone: *followed* counts the true turns the tracker, or the furthest of its
 readings, has taken in order; *declined by contract* the streams that left the truth only
 where a decision nobody told the board (a Tesulda swap, take or draw) was declined when
@@ -42,7 +43,7 @@ def _mix(args: argparse.Namespace, seed: int) -> Mix:
         mix = Mix.random(random.Random(seed))
     elif args.mix == "clean":
         mix = Mix(touch=0, touch_last=0, touch_mid=0, touch_after=0, touch_enemy=0,
-                  press=args.press, late=0, garbage=0)
+                  press=args.press, late=0, garbage=0, pace=args.pace or Mix.pace)
     else:
         mix = Mix()
     if args.unanswered:
@@ -89,6 +90,16 @@ def _followed(tracker, truth: list[str]) -> int:
     return best
 
 
+def _pace(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not LO,HI in seconds") from None
+    if not 0 < lo <= hi:
+        raise argparse.ArgumentTypeError(f"{text!r}: need 0 < LO <= HI")
+    return lo, hi
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--streams", type=int, default=1000, help="streams per board")
@@ -97,6 +108,9 @@ def main() -> None:
     ap.add_argument("--mix", choices=("default", "random", "clean"), default="random")
     ap.add_argument("--press", type=float, default=0.0,
                     help="with --mix clean: how often the mover presses the clock")
+    ap.add_argument("--pace", type=_pace, default=None, metavar="LO,HI",
+                    help="with --mix clean: seconds between two actions (default "
+                         f"{Mix.pace[0]},{Mix.pace[1]}; players thinking: 1,4)")
     ap.add_argument("--unanswered", action="store_true", help="nobody answers a question")
     ap.add_argument("--tree", default=None, help="another checkout to measure instead")
     ap.add_argument("--shared", action="store_true",
