@@ -35,7 +35,7 @@ class Deciding(Undecided):
         if all(c.ways for c in options):
             self.last_commit, self.asked = (options[0], t), options
             self.asked_at = len(self.state.move_stack)
-            self.no_turn = declinable or any(self._like_a_touch(c) for c in options)
+            self.no_turn = declinable or any(self._maybe_put_back(c) for c in options)
             self.asked_batch = self.batch
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
@@ -50,7 +50,7 @@ class Deciding(Undecided):
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
         self.last_commit, self.asked = (cand, t), [cand]
         self.asked_at = len(self.state.move_stack)
-        self.no_turn = bool(cand.ways) and self._like_a_touch(cand)
+        self.no_turn = bool(cand.ways) and self._maybe_put_back(cand)
         self.asked_batch = self.batch
         return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
 
@@ -75,8 +75,9 @@ class Deciding(Undecided):
             # next turn's): done as of that board, the changes since are the next turn's.
             self._hold_from_done(held[0])
             board, replay = self.held_board, self.since_held
-            self.current = dict(board)
+            self.current, before = dict(board), self.before
             self._next_position(turn)
+            self.before_held = {c: v for c, v in before.items() if v != self.before[c]}
             self.last_change = t
             return events + self._replay(replay, t)
         # (the position's pieces, once: the turn carried into and the next turn's start)
@@ -233,6 +234,18 @@ class Deciding(Undecided):
         enemy single it bumps): a touch of that piece looks the same, so it is asked."""
         return bool(cand.ways) and not cand.silent and cand.final.items() <= self.before.items()
 
+    def _maybe_put_back(self, cand: Candidate) -> bool:
+        """Like a touch (:meth:`_like_a_touch`), or a turn of several decisions that shows
+        the cells the last turn changed as they were before it, where that turn was
+        answered while the board was held for it (a Telec entry on the tile a stack
+        stepped off onto its own piece: the stack's last pyramid lifted and put back, not
+        yet carried over), so it is asked with ``none``."""
+        if self._like_a_touch(cand):
+            return True
+        before, held = self.before, self.before_held
+        return bool(held) and bool(cand.ways) and not cand.silent and all(
+            before[c] == v or held.get(c) == v for c, v in cand.final.items())
+
     def _no_turn(self, t: float) -> list[Event]:
         """``none`` to the first question about unseen turns: none was made. The decisions
         the question took for granted are undone; the board is read again."""
@@ -316,8 +329,10 @@ class Deciding(Undecided):
         if self._prompt is not None and NONE not in self._prompt.options:
             # Nobody answers, and the next turn goes on: followed once per answer.
             return self._unanswered(t) if self._goes_on_past() else []
+        put_back = self.before_held  # (the piece asked about, put back or entered there)
         if self._prompt is None or not any(
-                self.current[c] not in evidence.in_hand(ev, c) for c in self.differing):
+                self.current[c] not in evidence.in_hand(ev, c) for c in self.differing
+                if self.current[c] != put_back.get(c)):
             return []
         visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)
         if self.no_turn:

@@ -370,14 +370,15 @@ class Handover:
                 return self._commit(fits[0], t)
             # (a longer turn still under way, a bump with the enemy lifted, is ``none``)
             return self._ask(fits, t, declinable=any(c not in fits for c in alive))
-        if not alive and not self.lifting and len(waiting) == 1 and \
-                len(waiting[0].ways) == 1 and self._later_turns_made(waiting[0]):
-            # The board fits no turn begun from the waiting one as it shows now, but
+        made = [c for c in waiting if len(c.ways) == 1 and self._later_turns_made(c)] \
+            if not alive and not self.lifting else []
+        if len(made) == 1:
+            # The board fits no turn begun from a waiting one as it shows now, but
             # the changes since it was done, read in order, are the next player's
             # turn and the one after (the next turn done unseen: a step onto an own
-            # piece, no clock pressed): the waiting turn was done. (Not while a piece
-            # is only taken up: a longer turn may be under way, the piece touched.)
-            return self._commit_since(waiting[0], t)
+            # piece, no clock pressed) for one of them: that one was done. (Not while a
+            # piece is only taken up: a longer turn may be under way, the piece touched.)
+            return self._commit_since(made[0], t)
         return None
 
 

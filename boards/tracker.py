@@ -147,7 +147,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self._prompt = None
         self.error = None
         self.readings, self.told, self.read_for = {}, {}, None
-        self.restoring = False
+        self.restoring, self.before_held = False, {}
         self.either = False  # the board fits this turn or, after the waiting one, the next
         # While it does: the board when that began and the scans' changes since, to replay
         # on the next turn if the waiting one turns out to be done.

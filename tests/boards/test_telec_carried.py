@@ -83,7 +83,9 @@ def test_a_step_onto_an_own_piece_made_after_a_touch_is_read_from_the_second_lif
     assert committed(tr.choose("b5-c5", 9.0)) == ["b5-c5"]
     assert tr.prompt.options == ["d1-c1", "none"]  # red's step, then blue's entry on d1
     assert committed(tr.choose("d1-c1", 10.0)) == ["d1-c1"]
-    assert tr.prompt.options == ["5", "6"]  # the size blue entered with
+    # the size blue entered with, or none: red's 2 put back on d1, not yet carried over
+    assert tr.prompt.options == ["5", "6", "none"]
+    assert committed(tr.choose("5", 11.0)) == ["roll 5 5"]
 
 
 def test_the_input_ending_after_a_waiting_step_and_the_next_players_lift_commits_both():

@@ -68,7 +68,8 @@ def test_none_to_an_entry_keeps_a_stack_moved_onto_the_piece_it_bumps():
     tr.change("a2", True, 11.0)
     assert "a2-a1" in tr.prompt.options
     assert committed(tr.choose("a2-a1", 12.0)) == ["a2-a1"]
-    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6"]  # red's entry on its 3
+    # red's entry on its 3, or none: a pyramid of blue's stack put back, not yet carried
+    assert tr.prompt.options == ["1", "2", "3", "4", "5", "6", "none"]
     assert tr.turns() == ["a3-cz", "a2-a1"]
 
 
