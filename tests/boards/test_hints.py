@@ -83,10 +83,11 @@ def test_prompt_blinks_the_candidate_cells():
         state.push_str(m)
     tracker = Tracker(state)
     # pawn off its block at b2, or a block on c2 (or red's block after a silent b2-b1):
-    # asked once the board has been still for a second
+    # not asked while red thinks; brought up with hint
     tracker.change("c2", True, 1.0)
     assert tracker.prompt is None
-    tracker.tick(2.0)
+    assert tracker.tick(2.0) == [] and tracker.prompt is None
+    tracker.press("hint", 2.0)
     assert tracker.prompt.options == ["+c2", "b2-b1", "b2-c2", "none"]
     lit = [hints.plan(tracker.view(), 2.0 + k / 8) for k in range(8)]
     assert any(f == {} for f in lit) and any(set(f.values()) == {"choice"} for f in lit)

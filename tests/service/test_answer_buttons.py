@@ -40,8 +40,9 @@ def run(game, lines, position=None):
 
 
 def test_a_teblo_question_answered_with_hint_and_the_shared_clock():
-    # the pawn off its block b2 onto c2: a block on c2, the step, or a silent b2-b1 first
-    lines = [ev(1.0, "lift", "b2"), ev(1.5, "place", "c2"), *offer(4.0, 3)]
+    # the pawn off its block b2 onto c2: a block on c2, the step, or a silent b2-b1 first;
+    # not asked while red thinks: the first hint brings the question up, three more offer
+    lines = [ev(1.0, "lift", "b2"), ev(1.5, "place", "c2"), *offer(4.0, 4)]
     out, final, warnings = run("teblo", lines, TEBLO_ON_BLOCK)
     prompt = next(x for x in out if x["type"] == "prompt")
     assert prompt["options"] == ["+c2", "b2-b1", "b2-c2", "none"]
@@ -198,7 +199,9 @@ def test_an_answer_the_board_refused_leaves_its_question_open_in_the_record():
     service.sim_lift("b2")
     run_.scan_until(1.0)
     service.sim_place("c2")  # the pawn off its block: a block on c2, a step, or b2-b1 first
-    run_.scan_until(2.5)  # asked once the board has been still for a second
+    run_.scan_until(2.5)
+    assert service.tracker.prompt is None  # not asked while red thinks
+    service.act("press", "hint")  # brought up
     assert service.tracker.prompt is not None
     service.act("choose", "b2-b3")  # not offered: refused
     service.act("choose", "b2-c2")

@@ -372,16 +372,20 @@ def test_an_answer_names_its_question_and_a_replaced_one_refuses_it(make_server)
     another question in its place, the answer is refused (409) rather than taken for the
     new one. Teblo on reed switches: yellow's pawn touched on b1 is asked about (a touch,
     or b1-b2 onto its own block and red's block on b1); yellow then steps b1-c1, the first
-    question settles by itself and the step is asked."""
+    question settles by itself and the step is asked (each brought up with ``hint``: the
+    board itself waits for red's move)."""
     server = make_server("teblo")
     for op, cell in (("lift", "a1"), ("place", "b1"), ("place", "c5"), ("place", "b2"),
                      ("place", "c6"), ("lift", "b1"), ("place", "b1")):
         server.post(op, {"cell": cell})
         wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    server.post("press", {"button": "hint"})
     first = wait_for(lambda: (s := server.state())["prompt"] == ["b1-b2", "none"] and s)
     for op, cell in (("lift", "b1"), ("place", "c1")):
         server.post(op, {"cell": cell})
         wait_for(lambda c=cell, o=op: server.state()["cells"][c]["present"] == (o == "place"))
+    wait_for(lambda: server.state()["prompt"] != ["b1-b2", "none"])  # (settled by itself)
+    server.post("press", {"button": "hint"})
     second = wait_for(lambda: (s := server.state())["prompt"] == ["b1-b2", "b1-c1", "none"]
                       and s)
     assert second["question_key"] != first["question_key"]

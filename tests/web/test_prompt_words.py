@@ -120,7 +120,7 @@ def test_teblo_asks_block_or_pawn_step_in_words():
     block on c2 after it, or a touch."""
     tracker = Tracker(teblo_pawn_on_its_block())
     tracker.change("c2", True, 1.0)
-    tracker.tick(2.0)  # asked once the board has been still for a second
+    tracker.press("hint", 2.0)  # (the board itself waits for red's move)
     asked = guidance.asked(tracker.view())
     assert asked["question"] == "Which move did yellow make?"
     assert [(o["value"], o["text"], o["pieces"]) for o in asked["options"]] == [
@@ -133,7 +133,7 @@ def test_teblo_asks_block_or_pawn_step_in_words():
 
 def test_the_terminal_says_a_teblo_question_in_words():
     state = teblo_pawn_on_its_block()
-    service = on_board("teblo", state.position_str(), [("place", "c2")])
+    service = on_board("teblo", state.position_str(), [("place", "c2"), ("press", "hint")])
     assert render(service, color=False).splitlines()[-5:] == [
         "question: Which move did yellow make?",
         "  choose +c2  (Yellow block on c2)",
