@@ -20,7 +20,8 @@ board with (:mod:`boards.evidence`), its phase (:mod:`boards.phases`), and the m
 :mod:`boards.listing` (the turns of a position), :mod:`boards.handover` (a turn waiting
 while the next may have begun), :mod:`boards.deciding` (questions, commits, turns of
 several decisions), :mod:`boards.clockpress` (what a clock press ends),
-:mod:`boards.shown` (what the LEDs and views need) and :mod:`boards.readings`.
+:mod:`boards.shown` (what the LEDs and views need), :mod:`boards.stillness` (what time
+passing tells) and :mod:`boards.readings`.
 
 >>> import rules
 >>> tracker = Tracker(rules.new_game("tessella"))
@@ -59,6 +60,7 @@ from .listing import Listing, Listings, start_of
 from .phases import Phase
 from .readings import Readings
 from .shown import Shown
+from .stillness import Stillness
 from .turns import Candidate, Observe
 from .view import TurnView, view_of
 
@@ -72,7 +74,7 @@ class Dice(Protocol):
     def roll(self, state: rules.GameState) -> Hashable: ...
 
 
-class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
+class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillness):
     """Follows one game on one board. Feed it with :meth:`change`, :meth:`press`,
     :meth:`choose` and :meth:`tick`; each returns the events it produced."""
 
@@ -395,50 +397,6 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown):
         self.last_commit = None
         self.held = []
         self._entered(was, [])
-
-    def tick(self, now: float) -> list[Event]:
-        """Time passes: a board that stays wrong for ``error_delay`` becomes an error."""
-        was = self.phase
-        if self.readings:
-            self._feed(lambda reading: reading.tick(now))
-            due = self.still_from
-            still = due is not None and now >= due + self.error_delay
-            if still:
-                self.still_from = None  # (once: until the next change or press)
-            return self._entered(was, self._tick(now) + self._settle(now, still=still))
-        due = self._own_timer()
-        if due is None or now < due:
-            return []  # (a tick that says nothing changes nothing: at every idle scan)
-        return self._entered(was, self._tick(now))
-
-    def _tick(self, now: float) -> list[Event]:
-        due = self._own_timer()
-        if due is not None and now >= due:
-            # Only the opponent's pieces taken up, and left so, none of them as a visible
-            # turn of the player to move would (an entry bumping it, another touched
-            # meanwhile): their turn, after an unseen one of the player to move (a step
-            # onto an own piece shows a lift only).
-            if not self._turn_begun():
-                asked = self._unseen_then_next(now)
-                if asked:
-                    return asked
-            self.error = Error(now, self._error_cells(), self._attackers())
-            return [self.error]
-        return []
-
-    def next_timer(self) -> float | None:
-        """When :meth:`tick` will next have something to say, if nothing else happens."""
-        own = self._own_timer()
-        if self.readings and self.still_from is not None:
-            still = self.still_from + self.error_delay
-            return still if own is None else min(own, still)
-        return own
-
-    def _own_timer(self) -> float | None:
-        if (self.error is None and self.differing and not self._prompt and not self._alive
-                and not self.restoring and not self.either):
-            return self.last_change + self.error_delay
-        return None
 
     def flush(self, t: float) -> list[Event]:
         """Nothing more will happen (the input has ended): commit a turn that is complete.
