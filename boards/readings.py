@@ -225,14 +225,15 @@ class Readings:
         """An answer to a question after which a piece was put down or the clock pressed,
         or one the tracker alone would not make sense of (pieces taken up since, the next
         turn begun): the readings of that answer are taken (they followed the turns
-        since), where any fits."""
+        since): those that fit, or, with only pieces taken up since, every one (a piece
+        taken up may still be put back)."""
         if not self.readings or self._prompt is not self.read_for or () in self.cut:
             return None
         leaves = [p for p in self._leaves() if p[0] == value]
         if self._read_since():
             leaves = [p for p in leaves if self.readings[p].fits()]
         elif leaves and self._fits_answered(value, t):
-            return None  # (pieces taken up since may be put back: every reading is kept)
+            return None
         if not leaves:
             return None
         self._keep(leaves)  # (the answer closed it: no Settled said)
