@@ -103,6 +103,17 @@ def shows_done(ev: Evidence, cand: Candidate) -> bool:
     return consistent(ev, cand) and complete(ev, cand)
 
 
+def done_of(ev: Evidence, cands: list[Candidate]) -> list[Candidate]:
+    """The visible turns among ``cands`` (those in progress) that the board shows complete
+    (a silent turn is never complete by itself: only a press or an answer says it was
+    made)."""
+    done = []
+    for cand in cands:  # (a loop: a comprehension is a call of its own)
+        if not cand.silent and complete(ev, cand):
+            done.append(cand)
+    return done
+
+
 def in_order(ev: Evidence, cand: Candidate) -> bool:
     """No cell shows work of a stage whose earlier stages are not done (a Tulaga reap
     does not begin before the stone is placed and the Tulaga claimed)."""

@@ -391,8 +391,7 @@ class NextTurn(NamedTuple):
 
     def complete_turns(self) -> list[Candidate]:
         """The visible turns in progress that the board shows complete."""
-        ev = self.evidence
-        return [c for c in self.alive if not c.silent and evidence.complete(ev, c)]
+        return evidence.done_of(self.evidence, self.alive)
 
 
 def _in_progress(listing: Listing, board: dict[str, Hashable], observe: Observe,

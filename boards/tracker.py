@@ -446,9 +446,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
         alive = self._alive = self.alive()
         if self.declined:  # (answered ``none`` since the scan's changes came)
             alive = self._alive = [c for c in alive if c.text not in self.declined]
-        # Silent turns are never complete by themselves: only a clock press (or a question)
-        # says one was made.
-        complete = [c for c in alive if not c.silent and evidence.complete(ev, c)]
+        complete = evidence.done_of(ev, alive)
         self._mark_done(complete)
         if self.lifting and complete and evidence.cleared(ev, complete):
             self.lifting = False  # nothing of a turn in hand: a stray, the pad emptied
@@ -532,8 +530,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
 
     def complete_turns(self) -> list[Candidate]:
         """The visible turns in progress that the board shows complete."""
-        ev = self.evidence
-        return [c for c in self._alive if not c.silent and evidence.complete(ev, c)]
+        return evidence.done_of(self.evidence, self._alive)
 
     def turns(self, start: int = 0) -> list[str]:
         """The committed turns' notations, oldest first (a turn of several decisions is
