@@ -1,7 +1,8 @@
 """Truth-checked streams in bulk: how many go off the truth, commit an illegal move, or stall.
 
 Run by hand: .venv/bin/python bench/truth.py [--streams N] [--first SEED] [--plies P]
-             [--mix default|random|clean] [--press P] [--pace LO,HI] [--unanswered]
+             [--mix default|random|clean] [--press P] [--pace LO,HI]
+             [--unanswered [--answer-at-end]]
              [--game GAME] [--show K] [--replay] [--tree DIR]
 Prints a markdown table (no assertions; ``make test`` runs a few hundred per board).
 Each stream is a seeded game played with ordinary handling (touches, the next turn on
@@ -10,7 +11,9 @@ freed cells, clock presses, late answers, garbage put right); see ``tests/boards
 presses the clock after a turn; ``--pace``: the seconds between two actions, 1,4 for
 players who think between turns); ``--unanswered``: nobody answers a question, the board
 goes on alone: *followed* counts the true turns the tracker, or the furthest of its
-readings, has taken in order; *declined by contract* the streams that left the truth only
+readings, has taken in order (``--answer-at-end``: every question is answered truthfully
+once the input has ended, as an arbiter answering late would, and *committed* counts what
+that commits); *declined by contract* the streams that left the truth only
 where a decision nobody told the board (a Tesulda swap, take or draw) was declined when
 the next player began, as the replay contract says (not counted off; the stream ends
 there). ``--tree DIR``: run another checkout's tracker and harness (the same seeds;
@@ -48,6 +51,7 @@ def _mix(args: argparse.Namespace, seed: int) -> Mix:
         mix = Mix()
     if args.unanswered:
         mix.answer = False
+        mix.answer_at_end = args.answer_at_end
     return mix
 
 
@@ -112,6 +116,8 @@ def main() -> None:
                     help="with --mix clean: seconds between two actions (default "
                          f"{Mix.pace[0]},{Mix.pace[1]}; players thinking: 1,4)")
     ap.add_argument("--unanswered", action="store_true", help="nobody answers a question")
+    ap.add_argument("--answer-at-end", action="store_true",
+                    help="with --unanswered: every question is answered once the input ends")
     ap.add_argument("--tree", default=None, help="another checkout to measure instead")
     ap.add_argument("--shared", action="store_true",
                     help="also count the true turns whose sensor picture after them another "

@@ -40,6 +40,7 @@ class Deciding(Undecided):
             return self._advance([w for c in options for w in c.ways], t)
         self.pending = options
         self._prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
+        self.prompt_batch = self.batch
         self.questioned = self.batch if self.questioned is None else self.questioned
         self._read_each(t)
         if self._quiet_question():

@@ -38,7 +38,7 @@ import copy
 from collections.abc import Callable
 
 from .constants import NONE, pressed_by
-from .events import Committed, Rolled, Settled, TakenBack
+from .events import Committed, Prompt, Rolled, Settled, TakenBack
 from .undecided import crowded
 
 LEAVES = 64  # the most readings followed at once
@@ -226,9 +226,12 @@ class Readings:
         or one the tracker alone would not make sense of (pieces taken up since, the next
         turn begun): the readings of that answer are taken (they followed the turns
         since): those that fit, or, with only pieces taken up since, every one (a piece
-        taken up may still be put back)."""
-        if not self.readings or self._prompt is not self.read_for or () in self.cut:
-            return None
+        taken up may still be put back). Where room let readings go, see
+        :meth:`_answered_cut`."""
+        if not self.readings or self._prompt is not self.read_for:
+            return self._lost(value, t)
+        if () in self.cut:
+            return self._answered_cut(value, t)
         leaves = [p for p in self._leaves() if p[0] == value]
         if self._read_since():
             leaves = [p for p in leaves if self.readings[p].fits()]
@@ -239,6 +242,47 @@ class Readings:
         self._keep(leaves)  # (the answer closed it: no Settled said)
         return [e for e in self._settled(t, False, False, False, False)
                 if not isinstance(e, Settled)]
+
+    def _answered_cut(self, value: str, t: float) -> list | None:
+        """An answer to a question some of whose readings room let go (often one nobody
+        answered for long): the readings that fit it take it: its own, or those of
+        ``none`` that made its turn after all or whose next question offers it (the turn
+        first read as a touch). Of those, the ones that read the most turns (a reading
+        that waited for room read fewer), then the cheapest; what room let go stays
+        unsettled."""
+        made = self.turns_made()
+
+        def read(p: Path) -> int | None:
+            r = self.readings[p]
+            if not r.fits() or p[0] != value and (p[0] != NONE or value == NONE):
+                return None
+            if p[0] == value or r.turns(made)[:1] == [value]:
+                return r.turns_made()
+            return r.turns_made() + 1 if p[1:2] == (value,) and again else None
+
+        declined = self.readings.get((NONE,))  # (asked again about the same turn)
+        again = declined is not None and declined.turns_made() == made
+
+        scores = {p: n for p in self._leaves() if (n := read(p)) is not None}
+        if not scores:
+            return self._replayed(value, t)
+        best = min(scores, key=lambda p: (-scores[p], self.readings[p].cost, p[0] != value))
+        self._keep([p for p in scores if p[0] == best[0]])
+        out = self._adopt(best[0], t)
+        if best[0] != value and self.turns(made)[:1] != [value] \
+                and self._prompt is not None and value in self._prompt.options:
+            out = [e for e in out if not isinstance(e, Prompt)] + self.choose(value, t)
+        return out + [e for e in self._settled(t, False, False, False, False)
+                      if not isinstance(e, Settled)]
+
+    def _lost(self, value: str, t: float) -> list | None:
+        """An answer to a question without readings (a reading that waited for room):
+        where the tracker alone would not make sense of the changes since, they are read
+        again after it (:meth:`_replayed`)."""
+        if self.deciding is not None or self.batch <= self.prompt_batch \
+                or self._fits_answered(value, t):
+            return None
+        return self._replayed(value, t)
 
     def _fits_answered(self, value: str, t: float) -> bool:
         """Whether the tracker alone, so answered, explains the board."""

@@ -166,6 +166,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
         self.no_turn = False  # the question open may be answered: no unseen turn was made
         self.asked: list[Candidate] = []  # the turns the open question is about
         self.asked_batch = 0  # the last batch of changes before it was asked
+        self.prompt_batch = 0  # the batch of changes that raised the question open
         self.asked_board: dict[str, Hashable] = {}  # what the sensors showed when it was
         # The turn's visible part is done; the decisions asked now are the position's.
         self.after_visible = False

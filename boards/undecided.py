@@ -25,7 +25,8 @@ from collections.abc import Hashable
 
 import rules
 
-from .events import Event
+from .constants import NONE
+from .events import Committed, Event, Rolled, TakenBack
 
 
 class Undecided:
@@ -42,7 +43,7 @@ class Undecided:
         held press, is heard once)."""
         entry = (self.batch, t, player)
         if button == "clock" and (not self.pressed or self.pressed[-1] != entry):
-            self.pressed = (*self.pressed[-15:], entry)
+            self.pressed = (*self.pressed[-63:], entry)
 
     def _goes_on_past(self) -> bool:
         """Whether the board shows more than the turn asked about: the last change put a
@@ -70,30 +71,59 @@ class Undecided:
             return None
         if not any(way[0] == move for way in self.deciding or ()):
             return None
-        asked, since = self.asked_batch, self._prompt.t
-        presses = [(n, player) for n, when, player in self.pressed
-                   if n > asked or n == asked and when > since]
-        later = self._undo_since(asked)
+        later, presses = self._since(self.asked_batch)
         self.silenced, self.held = None, []  # (the presses held are read again, in order)
-        events = self._answer(value, t)
-        for n, changes in later:
-            events += self._presses_after(presses, n - 1, t) + self.changes(changes, t)
-        events += self._presses_after(presses, math.inf, t)
+        events = self._answer(value, t) + self._reread(later, presses, t)
         if self._prompt is not None and self.questioned is not None:
             self.questioned = self.batch  # (what came before it was no touch while open)
         return events
 
-    def _presses_after(self, presses: list, batch: float, t: float) -> list[Event]:
+    def _replayed(self, value: str, t: float) -> list[Event] | None:
+        """An answer no reading left can take (room let the answer's go): taken as if given
+        when the question was put, then the changes and presses since are read again, in
+        order and at their times; what that commits is reported, and the question it
+        leaves open (None: not a turn asked about)."""
+        chosen = [c for c in self.pending if c.text == value]
+        if value != NONE and not chosen or self.deciding is not None:
+            return None
+        since = self._prompt.t
+        later, presses = self._since(self.prompt_batch)
+        self.readings, self.told, self.read_for, self.cut = {}, {}, None, frozenset()
+        self.silenced, self.held, self.unshown = None, [], None
+        events = self._choose(value, since) + self._reread(later, presses)
+        kept = [e for e in events if isinstance(e, Committed | Rolled | TakenBack)]
+        return kept + ([self._prompt] if self.prompt is not None else [])
+
+    def _since(self, asked: int) -> tuple[list, list]:
+        """The tracker put back as it was after batch ``asked``, the question open; the
+        scans' changes since (batch, time, changes) and the clock presses since (batch,
+        time, player), oldest first."""
+        since = self._prompt.t
+        presses = [(n, when, player) for n, when, player in self.pressed
+                   if n > asked or n == asked and when > since]
+        return self._undo_since(asked), presses
+
+    def _reread(self, later: list, presses: list, t: float | None = None) -> list[Event]:
+        """Read again the changes ``later`` and the presses ``presses`` made since a
+        question answered late, in order, at ``t`` (None: each at its own time)."""
+        events: list[Event] = []
+        for n, when, changes in later:
+            events += self._presses_after(presses, n - 1, t)
+            events += self.changes(changes, when if t is None else t)
+        return events + self._presses_after(presses, math.inf, t)
+
+    def _presses_after(self, presses: list, batch: float, t: float | None) -> list[Event]:
         """Press again the presses in ``presses`` made before the batch after ``batch``."""
         out: list[Event] = []
         while presses and presses[0][0] <= batch:
-            out += self.press("clock", t, presses.pop(0)[1])
+            _, when, player = presses.pop(0)
+            out += self.press("clock", when if t is None else t, player)
         return out
 
-    def _undo_since(self, batch: int) -> list[tuple[int, list[tuple[str, Hashable]]]]:
+    def _undo_since(self, batch: int) -> list[tuple[int, float, list[tuple[str, Hashable]]]]:
         """Put the tracker back as it was after ``batch`` (the board, what the cells showed
-        this turn); returns the scans' changes since with their batch numbers, oldest
-        first."""
+        this turn); returns the scans' changes since with their batch numbers and times,
+        oldest first."""
         later = [b for b in self.batches if b[0] > batch]
         for _, _, _, prev in reversed(later):
             self.current.update(prev)
@@ -105,7 +135,7 @@ class Undecided:
         self.seen = type(self.seen)(before, {c: {before[c], *(v for _, v in h)}
                                              for c, h in self.history.items()})
         self.lifting, self._evidence = False, None
-        return [(n, changes) for n, _, changes, _ in later]
+        return [(n, when, changes) for n, when, changes, _ in later]
 
 
 

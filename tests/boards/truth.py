@@ -300,6 +300,8 @@ class Mix:
     garbage: float = 0.1         # put a piece where no turn puts it, then put it right
     pace: tuple[float, float] = (0.15, 0.8)  # seconds between two actions
     answer: bool = True          # False: nobody answers a question (the board goes on alone)
+    answer_at_end: bool = False  # with answer False: every question is answered once the
+    #                              game's input has ended (an arbiter answering late)
 
     @staticmethod
     def random(rng: random.Random) -> Mix:
@@ -647,6 +649,9 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
         last = player.turn(move, last)
         freed = _freed(before, state.physical())
     if not result.off:
+        if mix.answer_at_end:
+            mix.answer = True
+            player.handle([])
         for _ in range(plies):
             # The input ends; a question it asks is answered, and the input ends again
             # (the answer may leave the next turn complete and waiting).
