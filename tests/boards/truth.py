@@ -398,7 +398,8 @@ class Player:
         if not r.off and (k >= len(made) or made[k] != e.move):
             r.off = (f"ply {k + 1}: committed {e.move!r}, played "
                      f"{made[k] if k < len(made) else 'nothing (yet)'!r}")
-            if not self.mix.answer and k < len(made) and untold(e.move, made[k]):
+            if (not self.mix.answer or self.mix.answer_at_end) and k < len(made) \
+                    and untold(e.move, made[k]):
                 r.declined = r.off
 
     def _parse(self, text: str) -> decisions.Turn | None:
