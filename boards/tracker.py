@@ -309,7 +309,8 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
         self._heard_press(button, t, player)
         if button == "clock" and self.readings:
             self.still_from = t
-            self._feed(lambda reading: reading.press(button, t, player))
+            self._feed(lambda reading: reading.press(button, t, player),
+                       lambda reading: reading._heard_press(button, t, player))
             asked = pressed_by(player, self.player)  # (a press of the player asked about)
             return self._entered(was, self._pressed(button, t, player)
                                  + self._settle(t, pressed=asked, own=player == self.player))
