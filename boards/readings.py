@@ -251,6 +251,8 @@ class Readings:
         that waited for room read fewer), then the cheapest; what room let go stays
         unsettled."""
         made = self.turns_made()
+        declined = self.readings.get((NONE,))  # (asked again about the same turn)
+        again = declined is not None and declined.turns_made() == made
 
         def read(p: Path) -> int | None:
             r = self.readings[p]
@@ -259,9 +261,6 @@ class Readings:
             if p[0] == value or r.turns(made)[:1] == [value]:
                 return r.turns_made()
             return r.turns_made() + 1 if p[1:2] == (value,) and again else None
-
-        declined = self.readings.get((NONE,))  # (asked again about the same turn)
-        again = declined is not None and declined.turns_made() == made
 
         scores = {p: n for p in self._leaves() if (n := read(p)) is not None}
         if not scores:

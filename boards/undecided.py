@@ -97,10 +97,11 @@ class Undecided:
     def _since(self, asked: int) -> tuple[list, list]:
         """The tracker put back as it was after batch ``asked``, the question open; the
         scans' changes since (batch, time, changes) and the clock presses since (batch,
-        time, player), oldest first."""
+        time, player), oldest first (read again, they are heard again)."""
         since = self._prompt.t
         presses = [(n, when, player) for n, when, player in self.pressed
                    if n > asked or n == asked and when > since]
+        self.pressed = tuple(p for p in self.pressed if p not in presses)  # (heard again)
         return self._undo_since(asked), presses
 
     def _reread(self, later: list, presses: list, t: float | None = None) -> list[Event]:
