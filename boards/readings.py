@@ -29,7 +29,10 @@ board is still because the next player is thinking, and their move may settle it
 docs/architecture.md, "When a question is shown"). An answer to a question shown after
 a piece was put down takes that answer's readings, which followed the turns since, and
 so does one the tracker alone would not make sense of (a lift since read as the next
-turn begun).
+turn begun). An answer to a question some of whose readings room let go, however late,
+is taken by the readings that fit it (:meth:`Readings._answered_cut`); where none is
+left, the changes and presses since are read again after it
+(:meth:`boards.undecided.Undecided._replayed`).
 """
 
 from __future__ import annotations
@@ -227,7 +230,7 @@ class Readings:
         turn begun): the readings of that answer are taken (they followed the turns
         since): those that fit, or, with only pieces taken up since, every one (a piece
         taken up may still be put back). Where room let readings go, see
-        :meth:`_answered_cut`."""
+        :meth:`_answered_cut`; where the question has none, :meth:`_lost`."""
         if not self.readings or self._prompt is not self.read_for:
             return self._lost(value, t)
         if () in self.cut:
