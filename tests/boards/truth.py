@@ -51,7 +51,7 @@ import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import rules
 from boards import decisions
@@ -650,8 +650,8 @@ def run_stream(game: str, layout: str, seed: int, plies: int = 16,
         last = player.turn(move, last)
         freed = _freed(before, state.physical())
     if not result.off:
-        if mix.answer_at_end:
-            mix.answer = True
+        if mix.answer_at_end:  # (the player's own copy: the caller's mix is left as given)
+            player.mix = replace(mix, answer=True)
             player.handle([])
         for _ in range(plies):
             # The input ends; a question it asks is answered, and the input ends again
