@@ -279,10 +279,12 @@ class Readings:
 
     def _lost(self, value: str, t: float) -> list | None:
         """An answer to a question without readings (a reading that waited for room):
-        where the tracker alone would not make sense of the changes since, they are read
-        again after it (:meth:`_replayed`)."""
-        if self.deciding is not None or self.batch <= self.prompt_batch \
-                or self._fits_answered(value, t):
+        where anything was read since the question, the changes and presses since are
+        read again after it, in order (:meth:`_replayed`). The tracker alone may seem to
+        make sense of them, yet it took each press meanwhile for the question's turn
+        (a Teblo pawn's step between two own blocks, ended by its press after the
+        opponent's turn, would be lost)."""
+        if self.deciding is not None or self.batch <= self.prompt_batch:
             return None
         return self._replayed(value, t)
 

@@ -105,7 +105,7 @@ def test_a_reading_pays_for_a_silent_turn_only_where_no_press_ended_it():
     assert [_price(asked(pressed=((5, 9.0, "red"),)), o) for o in options] == [1, 0, 0]
 
 
-@pytest.mark.parametrize("seed", [65000015, 66000025])
+@pytest.mark.parametrize("seed", [65000015, 66000025, 66000001])
 def test_questions_answered_only_once_the_game_ended_commit_every_turn_played(seed):
     """Nobody answers while the game is played (the random mix, 24 plies); an arbiter
     answers every question once it has ended. In 65000015 the first question's readings
@@ -116,7 +116,12 @@ def test_questions_answered_only_once_the_game_ended_commit_every_turn_played(se
     left, the changes and presses since are read again after the answer, at their times.
     In 66000025 the reading that took the answer had asked a question of its own meanwhile
     and so had not heard the clock presses since; read again without them, the last two
-    turns were not (22 of 24, an error on l11). A reading that asked hears them now."""
+    turns were not (22 of 24, an error on l11). A reading that asked hears them now.
+    In 66000001 the last question answered had no readings (its reading had waited for
+    room), and the tracker alone took it: red's last turn, a pawn step between two own
+    blocks that only red's press shows, came after yellow's turn, but that press had been
+    taken for the question's turn. 23 of 24 were committed, with no question left; the
+    changes and presses since are now read again in order after such an answer."""
     import random
 
     from tests.boards.truth import Mix, run_stream
