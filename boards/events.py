@@ -85,3 +85,13 @@ class Settled(NamedTuple):
 
 
 Event = Committed | Error | Prompt | Rejected | TakenBack | Rolled | Settled
+
+
+def recorded(events: list[Event]) -> list[Event]:
+    """What of ``events`` the game's record keeps (turns, rolls, takebacks): what a reading
+    or a replay of the past reports of it, its errors and questions of then left out.
+
+    >>> recorded([Prompt(1.0, ["a", "none"]), Committed(2.0, 1, "red", "a")])
+    [Committed(t=2.0, ply=1, player='red', move='a')]
+    """
+    return [e for e in events if isinstance(e, Committed | Rolled | TakenBack)]

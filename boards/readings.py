@@ -41,7 +41,7 @@ import copy
 from collections.abc import Callable
 
 from .constants import NONE, pressed_by
-from .events import Committed, Prompt, Rolled, Settled, TakenBack
+from .events import Prompt, Settled, recorded
 from .undecided import crowded
 
 LEAVES = 64  # the most readings followed at once
@@ -385,7 +385,7 @@ class Readings:
         self.readings, self.told, self.depth, self.cut = below, said, 0, cut
         self.read_for = self._prompt if below else None
         self.fork_me, self.still_from, self.downs, self.read_on = None, t, 0, read_on
-        out = [e for e in told if isinstance(e, Committed | Rolled | TakenBack)]
+        out = recorded(told)
         if self._prompt is not None and self._prompt in told:
             if self._prompt.t >= self.last_change and self._quiet_question():  # (no change since)
                 self.unshown = self._prompt

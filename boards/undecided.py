@@ -26,7 +26,7 @@ from collections.abc import Hashable
 import rules
 
 from .constants import NONE
-from .events import Committed, Event, Rolled, TakenBack
+from .events import Event, recorded
 
 
 class Undecided:
@@ -91,7 +91,7 @@ class Undecided:
         self.readings, self.told, self.read_for, self.cut = {}, {}, None, frozenset()
         self.silenced, self.held, self.unshown = None, [], None
         events = self._choose(value, since) + self._reread(later, presses)
-        kept = [e for e in events if isinstance(e, Committed | Rolled | TakenBack)]
+        kept = recorded(events)
         return kept + ([self._prompt] if self.prompt is not None else [])
 
     def _since(self, asked: int) -> tuple[list, list]:
