@@ -51,22 +51,35 @@ def build_parser() -> Parser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
                                 metavar="COMMAND")
+    _add_replay_command(sub)
+    _add_run_command(sub)
+    _add_recorder_command(sub)
+    _add_export_command(sub)
+    _add_bring_up_commands(sub)
+    _add_wiring_diagram_command(sub)
+    _add_layout_template_command(sub)
+    return parser
 
-    def common(p):
-        p.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
-        p.add_argument("--layout", help="board layout TOML (default: the shipped one)")
-        option(p)
 
-    def option(p):
-        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="a game option, e.g. dice=electronic (Telec), rank_stones=5 "
-                       "(Tulaga); may be given more than once")
+def _add_game_arguments(p: argparse.ArgumentParser) -> None:
+    """--game (required), --layout and --option, as replay and wiring-diagram take them."""
+    p.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
+    p.add_argument("--layout", help="board layout TOML (default: the shipped one)")
+    _add_option_argument(p)
 
+
+def _add_option_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. dice=electronic (Telec), rank_stones=5 "
+                   "(Tulaga); may be given more than once")
+
+
+def _add_replay_command(sub: argparse._SubParsersAction) -> None:
     rp = sub.add_parser("replay", help="run JSON-lines events through the whole pipeline",
                         description="Run recorded events (JSON lines) through the whole "
                         "pipeline on a virtual clock; print one JSON line per move, error "
                         "and question, then the final position.")
-    common(rp)
+    _add_game_arguments(rp)
     rp.add_argument("--setup", metavar="FILE", help="the start setup (tesulda: each side's "
                     "figures; default: the game's default pattern)")
     rp.add_argument("events", help="events file (JSON lines), or - for standard input")
@@ -77,12 +90,14 @@ def build_parser() -> Parser:
     rp.add_argument("--seed", type=int, default=0, help="fixes the simulated contacts' "
                     "bounce and the electronic die's rolls (default 0)")
 
+
+def _add_run_command(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser("run", help="run the live service on a board", description=RUN_TEXT)
     run.add_argument("--config", help="config file (TOML); flags given here win")
     run.add_argument("--game", help=f"one of {', '.join(sorted(rules.GAMES))}")
     run.add_argument("--layout", help="board layout TOML, or a shipped layout's name "
                      "(default: the game's shipped one)")
-    option(run)
+    _add_option_argument(run)
     run.add_argument("--backend", help=f"one of {', '.join(backend_names())} (default sim)")
     run.add_argument("--setup", metavar="FILE", help="the start setup of a new game "
                      "(tesulda: each side's figures; default: the game's default pattern)")
@@ -120,6 +135,9 @@ def build_parser() -> Parser:
     run.add_argument("--token", help="token every action on the page needs "
                      "(required with a network --host)")
     run.set_defaults(hardware=None)  # the config file's [hardware] table
+
+
+def _add_recorder_command(sub: argparse._SubParsersAction) -> None:
     rec = sub.add_parser("recorder", help="gather every board's games from an MQTT broker")
     rec.add_argument("--broker", default="mqtt://127.0.0.1:1883",
                      help="the broker's URL, with the recorder's login on a secured hall: "
@@ -137,11 +155,18 @@ def build_parser() -> Parser:
     rec.add_argument("--token", help="the arbiter's token for corrections")
     rec.add_argument("--pairings", metavar="FILE", help="the pairing file (CSV: round, board, "
                      "white, black), shown on each board of the broadcast")
+
+
+def _add_export_command(sub: argparse._SubParsersAction) -> None:
     ex = sub.add_parser("export", help="a round's records (or its results as CSV)")
     ex.add_argument("store", help="the recorder's store or a board's journal.sqlite")
     ex.add_argument("--round", help="only this round (the Round tag)")
     ex.add_argument("--event", help="only this event (the Event tag)")
     ex.add_argument("--csv", action="store_true", help="the results table instead")
+
+
+def _add_bring_up_commands(sub: argparse._SubParsersAction) -> None:
+    """bench, check-wiring and calibrate: the board's config, then each one's own flags."""
     for name, text in (("bench", "measure the board where it stands: scan time, GPIO calls "
                         "per scan, idle CPU against a bare loop, sensor change to LED frame"),
                        ("check-wiring", "bring-up: a live sensor map, the LED chain walked "
@@ -167,16 +192,21 @@ def build_parser() -> Parser:
                                  "(default 3; 0 skips it)")
         else:
             bp.add_argument("--scans", type=int, default=50, help="readings per class")
+
+
+def _add_wiring_diagram_command(sub: argparse._SubParsersAction) -> None:
     wd = sub.add_parser("wiring-diagram", help="print a layout's wiring diagram (SVG)")
-    common(wd)
+    _add_game_arguments(wd)
     wd.add_argument("--config", help="a service config whose [hardware] front end (MCP23017 "
                     "expanders, MCP3008 ADCs) and LED pin the diagram shows")
+
+
+def _add_layout_template_command(sub: argparse._SubParsersAction) -> None:
     tp = sub.add_parser("layout-template", help="print a starting layout for a new board",
                         description="Print a layout (TOML) for a new board of GAME: every "
                         "cell with a sensor address and an LED index to edit.")
     tp.add_argument("--game", required=True, help=f"one of {', '.join(sorted(rules.GAMES))}")
     tp.add_argument("--name", help="the board's name")
-    return parser
 
 
 def _layout(args):
