@@ -16,6 +16,7 @@ from html import escape
 import rules
 from boards.layout import Layout
 from hardware.backends import HardwareConfig
+from rules.geometry import Geometry
 
 CELL = 64  # matrix pitch
 MARGIN = 90
@@ -56,55 +57,84 @@ def wiring_svg(layout: Layout, config: HardwareConfig | None = None) -> str:
            f'height="{height:.0f}" font-family="sans-serif" font-size="10">',
            f'<title>{escape(layout.name)}: wiring</title>',
            '<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="10" y="18" font-size="14">{escape(layout.name)} — '
-           + (f'{layout.rows * layout.cols} Hall sensors on MCP3008s (sensor k = row × '
-              f'{layout.cols} + col: chip k // 8, channel k % 8)' if adc else
-              f'matrix {layout.rows}×{layout.cols}, '
-              f'{"diodes" if layout.diodes else "NO diodes"}'
-              + (" (MCP23017: rows pulled up, columns driven LOW)" if rows[0][:2] == "0x"
-                 else ""))
-           + f', LEDs on {escape((config.led_pin if config else None) or layout.led_pin)}</text>']
+           _heading(layout, config, adc, rows)]
     for i, cs in enumerate(legend):
         out.append(f'<text x="8" y="{MARGIN + layout.rows * CELL + 30 + 16 * i}">'
                    f'ADC{i + 1}: chip select GPIO{cs}</text>')
-    for r, pin in enumerate([] if adc else rows):
+    if not adc:
+        out += _matrix_wires(rows, cols, mw, mh)
+    for (r, c), cell in sorted(names.items()):
+        out += _crossing(layout, r, c, cell, adc)
+    out += _board_from_above(layout, geometry, mw + 20, 60)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _heading(layout: Layout, config: HardwareConfig | None, adc: bool,
+             rows: list[str]) -> str:
+    """The diagram's top line: the sensors (matrix or ADCs) and the LEDs' pin."""
+    return (f'<text x="10" y="18" font-size="14">{escape(layout.name)} — '
+            + (f'{layout.rows * layout.cols} Hall sensors on MCP3008s (sensor k = row × '
+               f'{layout.cols} + col: chip k // 8, channel k % 8)' if adc else
+               f'matrix {layout.rows}×{layout.cols}, '
+               f'{"diodes" if layout.diodes else "NO diodes"}'
+               + (" (MCP23017: rows pulled up, columns driven LOW)" if rows[0][:2] == "0x"
+                  else ""))
+            + f', LEDs on {escape((config.led_pin if config else None) or layout.led_pin)}'
+              '</text>')
+
+
+def _matrix_wires(rows: list[str], cols: list[str], mw: float, mh: float) -> list[str]:
+    """The row and the column wires, each with its pin."""
+    out = []
+    for r, pin in enumerate(rows):
         y = MARGIN + r * CELL + CELL / 2
         out.append(f'<line x1="{MARGIN - 10}" y1="{y}" x2="{mw - 10}" y2="{y}" '
                    'stroke="#c00" stroke-width="2"/>')
         out.append(f'<text x="8" y="{y + 4}" fill="#c00">row {r}: {pin}</text>')
-    for c, pin in enumerate([] if adc else cols):
+    for c, pin in enumerate(cols):
         x = MARGIN + c * CELL + CELL / 2
         out.append(f'<line x1="{x}" y1="{MARGIN - 10}" x2="{x}" y2="{mh - 10}" '
                    'stroke="#00c" stroke-width="2"/>')
         out.append(f'<text x="{x - 14}" y="{MARGIN - 30}" fill="#00c">col {c}</text>')
         out.append(f'<text x="{x - 16}" y="{MARGIN - 18}" fill="#00c">{pin}</text>')
-    for (r, c), cell in sorted(names.items()):
-        x = MARGIN + c * CELL + CELL / 2
-        y = MARGIN + r * CELL + CELL / 2
-        # from the row wire: a diode (anode at the row), the switch, down to the column
-        out.append(f'<g><title>{escape(cell)}: row {r} × col {c}, LED '
-                   f'{layout.cell_led[cell]}</title>')
-        if adc:
-            chip, channel = divmod(r * layout.cols + c, 8)
-            out.append(f'<text x="{x - 28}" y="{y + 16}">ADC{chip + 1} CH{channel}</text>')
-        elif layout.diodes:
-            out.append(f'<path d="M{x + 6},{y - 4} l8,0 l-4,7 z" fill="#333"/>'
-                       f'<line x1="{x + 6}" y1="{y + 3}" x2="{x + 14}" y2="{y + 3}" '
-                       'stroke="#333"/>')
-        if not adc:
-            out.append(f'<line x1="{x + 10}" y1="{y + 3}" x2="{x + 2}" y2="{y + 14}" '
-                       'stroke="#333" stroke-width="1.5"/>')
-        out.append(f'<circle cx="{x}" cy="{y}" r="3" fill="#333"/>')
-        out.append(f'<text x="{x - 28}" y="{y - 8}">{escape(cell)}</text></g>')
-    # the board from above, cells at their places, the LED chain in order
-    ox, oy = mw + 20, 60
+    return out
+
+
+def _crossing(layout: Layout, r: int, c: int, cell: str, adc: bool) -> list[str]:
+    """A cell's sensor where row ``r`` crosses column ``c`` (or its ADC channel)."""
+    x = MARGIN + c * CELL + CELL / 2
+    y = MARGIN + r * CELL + CELL / 2
+    # from the row wire: a diode (anode at the row), the switch, down to the column
+    out = [f'<g><title>{escape(cell)}: row {r} × col {c}, LED '
+           f'{layout.cell_led[cell]}</title>']
+    if adc:
+        chip, channel = divmod(r * layout.cols + c, 8)
+        out.append(f'<text x="{x - 28}" y="{y + 16}">ADC{chip + 1} CH{channel}</text>')
+    elif layout.diodes:
+        out.append(f'<path d="M{x + 6},{y - 4} l8,0 l-4,7 z" fill="#333"/>'
+                   f'<line x1="{x + 6}" y1="{y + 3}" x2="{x + 14}" y2="{y + 3}" '
+                   'stroke="#333"/>')
+    if not adc:
+        out.append(f'<line x1="{x + 10}" y1="{y + 3}" x2="{x + 2}" y2="{y + 14}" '
+                   'stroke="#333" stroke-width="1.5"/>')
+    out.append(f'<circle cx="{x}" cy="{y}" r="3" fill="#333"/>')
+    out.append(f'<text x="{x - 28}" y="{y - 8}">{escape(cell)}</text></g>')
+    return out
+
+
+def _board_from_above(layout: Layout, geometry: Geometry, ox: float, oy: float) -> list[str]:
+    """The board seen from above at (``ox``, ``oy``), cells at their places, the LED chain
+    in order."""
+    xs = [c.x for c in geometry.cells]
+    ys = [c.y for c in geometry.cells]
     pos = {}
     for cell in geometry.cells:
         px = ox + 20 + (cell.x - min(xs)) * BOARD
         py = oy + 20 + (max(ys) - cell.y) * BOARD
         pos[cell.name] = (px, py)
-    out.append(f'<text x="{ox}" y="{oy - 16}" font-size="12">board from above: LED chain '
-               'order (data in at LED 0)</text>')
+    out = [f'<text x="{ox}" y="{oy - 16}" font-size="12">board from above: LED chain '
+           'order (data in at LED 0)</text>']
     chain = sorted(layout.cell_led.items(), key=lambda item: item[1])
     points = " ".join(f"{pos[c][0]:.1f},{pos[c][1]:.1f}" for c, _ in chain)
     out.append(f'<polyline points="{points}" fill="none" stroke="#e80" stroke-width="2"/>')
@@ -113,5 +143,4 @@ def wiring_svg(layout: Layout, config: HardwareConfig | None = None) -> str:
         out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="13" fill="#fff" stroke="#555"/>'
                    f'<text x="{px - 10:.1f}" y="{py - 1:.1f}">{escape(cell)}</text>'
                    f'<text x="{px - 6:.1f}" y="{py + 10:.1f}" fill="#e80">{led}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
