@@ -48,6 +48,14 @@ class ServiceError(ValueError):
     """A board that cannot be set up as asked (backend, layout, options)."""
 
 
+def _open_hardware(backend: str, layout: Layout, config: HardwareConfig | None,
+                   bounce: float | None, seed: int | None, clock: Clock) -> Hardware:
+    """The backend named ``backend``, opened with ``config`` and, where given, the
+    simulated contacts' ``bounce`` and ``seed``."""
+    tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
+    return open_backend(backend, layout, replace(config or HardwareConfig(), **tweaks), clock)
+
+
 class BoardService:
     """The pipeline on an opened backend (``hardware``), or on the backend named
     ``backend``, opened here with ``config`` (``bounce`` and ``seed`` shape the simulated
@@ -93,9 +101,7 @@ class BoardService:
         self.adjudicated = False
         self.game_clock = ClockRunner(timing, self._clock_changed)
         if hardware is None:
-            tweaks = {k: v for k, v in (("bounce", bounce), ("seed", seed)) if v is not None}
-            hardware = open_backend(backend, layout, replace(config or HardwareConfig(),
-                                                             **tweaks), clock)
+            hardware = _open_hardware(backend, layout, config, bounce, seed, clock)
         self._wire(hardware, state, pieces)
         blind = frozenset(state.GEOMETRY.names) - layout.cell_sensor.keys()
         self.tracker = Tracker(state, observe=self.observe, error_delay=error_delay,
