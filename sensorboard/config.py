@@ -41,7 +41,7 @@ from __future__ import annotations
 import rules
 from boards import hints
 from boards.layout import read_toml
-from hardware.backends import backend_names, hardware_config
+from hardware.backends import HardwareConfig, backend_names, hardware_config
 from sensorboard.clocks import TimeControl, TimeControlError
 
 TOP = {"game": str, "backend": str, "layout": str, "records": str, "board": str,
@@ -58,61 +58,22 @@ def load_config(path: str) -> dict:
     host, port, token, hardware (a HardwareConfig), tags, options (game options, checked
     once the game is known) (only those the file sets)."""
     data = read_toml(path, ConfigError)
-
-    def fail(key: str, what: str) -> ConfigError:
-        return ConfigError(f"{path}: {key}: {what}")
-
-    def check(table: dict, kinds: dict, prefix: str) -> dict:
-        out = {}
-        for key, value in table.items():
-            name = prefix + key
-            if key not in kinds:
-                raise fail(name, f"unknown key; valid keys: {', '.join(kinds)}")
-            kind = kinds[key]
-            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise fail(name, f"must be {'a whole number' if kind is int else kind.__name__}"
-                                 f", got {value!r}")
-            out[key] = value
-        return out
-
     web = data.pop("web", {})
     if not isinstance(web, dict):
-        raise fail("web", "must be a table ([web])")
-    hardware = data.pop("hardware", None)
-    if hardware is not None:
-        if not isinstance(hardware, dict):
-            raise fail("hardware", "must be a table ([hardware])")
-        try:
-            hardware = hardware_config(hardware)
-            hints.palette(hardware.palette, hardware.colours)
-        except ValueError as e:
-            raise ConfigError(f"{path}: hardware.{e}") from None
-    options = data.pop("options", {})
-    if not isinstance(options, dict):
-        raise fail("options", "must be a table ([options])")
-    for key, value in options.items():
-        if not isinstance(value, str | int) or isinstance(value, bool):
-            raise fail(f"options.{key}", f"must be text or a whole number, got {value!r}")
-    tags = data.pop("tags", {})
-    if not isinstance(tags, dict):
-        raise fail("tags", "must be a table ([tags])")
-    for key, value in tags.items():
-        if not isinstance(value, str | int):
-            raise fail(f"tags.{key}", f"must be text, got {value!r}")
-    try:
-        TimeControl.parse(str(tags.get("TimeControl", "")))
-    except TimeControlError as e:
-        raise fail("tags.TimeControl", str(e).removeprefix("TimeControl ")) from None
-    settings = check(data, TOP, "")
-    web = check(web, WEB, "web.")
+        raise _fail(path, "web", "must be a table ([web])")
+    hardware = _hardware(path, data.pop("hardware", None))
+    options = _options(path, data.pop("options", {}))
+    tags = _tags(path, data.pop("tags", {}))
+    settings = _check(path, data, TOP, "")
+    web = _check(path, web, WEB, "web.")
     if "game" in settings and settings["game"] not in rules.GAMES:
-        raise fail("game", f"unknown game {settings['game']!r}; valid games: "
-                           f"{', '.join(sorted(rules.GAMES))}")
+        raise _fail(path, "game", f"unknown game {settings['game']!r}; valid games: "
+                                  f"{', '.join(sorted(rules.GAMES))}")
     if "backend" in settings and settings["backend"] not in backend_names():
-        raise fail("backend", f"unknown backend {settings['backend']!r}; valid backends: "
-                              f"{', '.join(backend_names())}")
+        raise _fail(path, "backend", f"unknown backend {settings['backend']!r}; valid "
+                                     f"backends: {', '.join(backend_names())}")
     if "port" in web and not 1 <= web["port"] <= 65535:
-        raise fail("web.port", f"must be 1..65535, got {web['port']}")
+        raise _fail(path, "web.port", f"must be 1..65535, got {web['port']}")
     if "enabled" in web:
         settings["web"] = web.pop("enabled")
     settings.update(web)
@@ -123,3 +84,60 @@ def load_config(path: str) -> dict:
     if options:
         settings["options"] = {k: str(v) for k, v in options.items()}
     return settings
+
+
+def _fail(path: str, key: str, what: str) -> ConfigError:
+    return ConfigError(f"{path}: {key}: {what}")
+
+
+def _check(path: str, table: dict, kinds: dict, prefix: str) -> dict:
+    """``table``'s keys, each known to ``kinds`` and of its type there."""
+    out = {}
+    for key, value in table.items():
+        name = prefix + key
+        if key not in kinds:
+            raise _fail(path, name, f"unknown key; valid keys: {', '.join(kinds)}")
+        kind = kinds[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise _fail(path, name, f"must be {'a whole number' if kind is int else kind.__name__}"
+                                    f", got {value!r}")
+        out[key] = value
+    return out
+
+
+def _hardware(path: str, table: object) -> HardwareConfig | None:
+    """The [hardware] table as a HardwareConfig (None without one)."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise _fail(path, "hardware", "must be a table ([hardware])")
+    try:
+        hardware = hardware_config(table)
+        hints.palette(hardware.palette, hardware.colours)
+    except ValueError as e:
+        raise ConfigError(f"{path}: hardware.{e}") from None
+    return hardware
+
+
+def _options(path: str, table: object) -> dict:
+    """The [options] table, its values text or whole numbers."""
+    if not isinstance(table, dict):
+        raise _fail(path, "options", "must be a table ([options])")
+    for key, value in table.items():
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise _fail(path, f"options.{key}", f"must be text or a whole number, got {value!r}")
+    return table
+
+
+def _tags(path: str, table: object) -> dict:
+    """The [tags] table, its values text (or numbers), its TimeControl one that parses."""
+    if not isinstance(table, dict):
+        raise _fail(path, "tags", "must be a table ([tags])")
+    for key, value in table.items():
+        if not isinstance(value, str | int):
+            raise _fail(path, f"tags.{key}", f"must be text, got {value!r}")
+    try:
+        TimeControl.parse(str(table.get("TimeControl", "")))
+    except TimeControlError as e:
+        raise _fail(path, "tags.TimeControl", str(e).removeprefix("TimeControl ")) from None
+    return table
