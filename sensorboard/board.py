@@ -126,11 +126,7 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         # A simulated board comes up set for a new game; a real one shows what it shows.
         pieces = fresh.physical() if board.resumed else None
         dice = board_opts.get("dice", "physical")
-        if opts.opponent is not None and opts.opponent.kind == "board":
-            opponent = _remote(opts, board, opts.opponent.side_in(start))
-        elif opts.opponent is not None:
-            opponent = local_opponent(opts.opponent, start, dice=dice,
-                                      seed=(opts.hardware or HardwareConfig()).seed or 0)
+        opponent = _opponent(opts, board, start, dice)
         board.service = BoardService(
             start, layout, clock=clock, hardware=hardware, resumed=board.resumed,
             listeners=[board.writer.event] if board.writer else [], pieces=pieces,
@@ -147,6 +143,24 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
             board.journal.close()
         hardware.close()
         raise
+    _connect(opts, board)
+    return board
+
+
+def _opponent(opts: BoardOptions, board: Board, start: rules.GameState,
+              dice: str) -> Opponent | None:
+    """The side ``opts`` has played from elsewhere (None: both sides on this board)."""
+    if opts.opponent is not None and opts.opponent.kind == "board":
+        return _remote(opts, board, opts.opponent.side_in(start))
+    if opts.opponent is not None:
+        return local_opponent(opts.opponent, start, dice=dice,
+                              seed=(opts.hardware or HardwareConfig()).seed or 0)
+    return None
+
+
+def _connect(opts: BoardOptions, board: Board) -> None:
+    """The built board's MQTT link: attached to the journal (or, made by _remote,
+    started), its commands heard by the service."""
     if board.link is None and opts.mqtt and board.journal is not None:
         from sensorboard.mqtt import attach
 
@@ -159,7 +173,6 @@ def open_board(opts: BoardOptions, *, journal: Journal | None = None,
         board.link.start()  # with the other board's topics (see _remote)
     if board.link is not None:
         board.service.listen(board.link.commands)
-    return board
 
 
 def _remote(opts: BoardOptions, board: Board, side: str) -> Opponent:
