@@ -255,42 +255,11 @@ def parse_records(text: str, where: str = "records") -> list[Record]:
 
 
 def _parse(lines: list[str], where: str, i: int) -> tuple[Record, int]:
-    tags: dict[str, str] = {}
-    while i < len(lines) and lines[i].startswith("["):
-        m = TAG.match(lines[i])
-        if not m:
-            raise RecordError(f"{where}:{i + 1}: malformed tag pair {lines[i][:60]!r}")
-        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
-        i += 1
-    if not tags:
-        raise RecordError(f"{where}:{i + 1}: a record begins with tag pairs like "
-                          '[Event "..."]')
-    game = tags.get("Game")
-    if game not in rules.GAMES:
-        raise RecordError(f"{where}: Game tag {game!r}; valid games: "
-                          f"{', '.join(sorted(rules.GAMES))}")
-    try:
-        state = (rules.from_position(game, tags["Position"]) if "Position" in tags
-                 else rules.new_game(game))
-    except rules.RulesError as e:
-        raise RecordError(f"{where}: Position tag: {e}") from None
-    tokens: list[tuple[int, str]] = []
-    while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
-        tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
-        i += 1
-    if not tokens and i < len(lines) and not lines[i].strip():
-        i += 1  # the blank line after the tags
-        while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
-            tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
-            i += 1
+    tags, i = _tag_pairs(lines, where, i)
+    game, state = _start_position(tags, where)
+    tokens, i = _movetext(lines, i)
     record = Record(tags, [])
-    result = tags.get("Result", "*")
-    if not tokens or tokens[-1][1] not in RESULTS:
-        raise RecordError(f"{where}:{tokens[-1][0] if tokens else i}: the moves end with "
-                          f"the result ({', '.join(RESULTS)})")
-    if tokens[-1][1] != result:
-        raise RecordError(f"{where}:{tokens[-1][0]}: result {tokens[-1][1]} differs from "
-                          f"the Result tag {result}")
+    _check_result(tokens, tags.get("Result", "*"), where, i)
     players = list(state.PLAYERS)
     first = players.index(state.to_move) if state.to_move in players else 0
     current: list[str] = []
@@ -329,6 +298,60 @@ def _parse(lines: list[str], where: str, i: int) -> tuple[Record, int]:
         raise RecordError(f"{where}:{tokens[-1][0]}: the last turn "
                           f"{' '.join(current)!r} is not complete")
     return record, i
+
+
+def _tag_pairs(lines: list[str], where: str, i: int) -> tuple[dict[str, str], int]:
+    """The tag pairs from line ``i`` on, and the index of the line after them."""
+    tags: dict[str, str] = {}
+    while i < len(lines) and lines[i].startswith("["):
+        m = TAG.match(lines[i])
+        if not m:
+            raise RecordError(f"{where}:{i + 1}: malformed tag pair {lines[i][:60]!r}")
+        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+        i += 1
+    if not tags:
+        raise RecordError(f"{where}:{i + 1}: a record begins with tag pairs like "
+                          '[Event "..."]')
+    return tags, i
+
+
+def _start_position(tags: dict[str, str], where: str) -> tuple[str, rules.GameState]:
+    """The game the Game tag names, and the state its Position tag (or its start) gives."""
+    game = tags.get("Game")
+    if game not in rules.GAMES:
+        raise RecordError(f"{where}: Game tag {game!r}; valid games: "
+                          f"{', '.join(sorted(rules.GAMES))}")
+    try:
+        state = (rules.from_position(game, tags["Position"]) if "Position" in tags
+                 else rules.new_game(game))
+    except rules.RulesError as e:
+        raise RecordError(f"{where}: Position tag: {e}") from None
+    return game, state
+
+
+def _movetext(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
+    """The tokens (with their line numbers) of the moves from line ``i`` on, and the index
+    of the line after them."""
+    tokens: list[tuple[int, str]] = []
+    while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
+        tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
+        i += 1
+    if not tokens and i < len(lines) and not lines[i].strip():
+        i += 1  # the blank line after the tags
+        while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
+            tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
+            i += 1
+    return tokens, i
+
+
+def _check_result(tokens: list[tuple[int, str]], result: str, where: str, i: int) -> None:
+    """The moves end with a result, the one the Result tag gives."""
+    if not tokens or tokens[-1][1] not in RESULTS:
+        raise RecordError(f"{where}:{tokens[-1][0] if tokens else i}: the moves end with "
+                          f"the result ({', '.join(RESULTS)})")
+    if tokens[-1][1] != result:
+        raise RecordError(f"{where}:{tokens[-1][0]}: result {tokens[-1][1]} differs from "
+                          f"the Result tag {result}")
 
 
 def _comment_into(record: Record, body: str, here: str) -> None:
