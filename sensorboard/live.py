@@ -99,6 +99,25 @@ def settle_memory() -> None:
     gc.freeze()
 
 
+def _demo_script(game: str, speed: float, clock: RealClock) -> list[tuple[float, dict]]:
+    """The bundled demo game's lines, each with the time it is due from now on."""
+    start = clock.now()
+    return [(start + e["t"] / speed, e) for e in demos.load(game)]
+
+
+def _play_due(script: list[tuple[float, dict]], service: BoardService, typed: TypedCommands,
+              view: TerminalView, now: float, gap: float) -> None:
+    """Carry out the demo lines due by ``now``, taking them off ``script``."""
+    # A loaded machine may fall behind the script: its lifts and places still go
+    # one at a time, each read by the scans before the next.
+    while script and script[0][0] <= now and now >= typed.next_at and service.sensed():
+        event = script.pop(0)[1]
+        view.update(service, demos.apply(service, event))
+        if event["op"] in ("lift", "place"):
+            typed.next_at = now + gap
+            break
+
+
 def run_live(args, layout: Layout) -> int:
     clock = RealClock()
     board = open_board(BoardOptions(
@@ -113,10 +132,7 @@ def run_live(args, layout: Layout) -> int:
         cells = ", ".join(f"{c} {w}" for c, w in service.view.restore)
         print(f"sensorboard: put the board as the game stands (the LEDs show where): {cells}")
     tty = sys.stdout.isatty()
-    script = []
-    if args.demo:
-        start = clock.now()
-        script = [(start + e["t"] / args.speed, e) for e in demos.load(args.game)]
+    script = _demo_script(args.game, args.speed, clock) if args.demo else []
     typed = TypedCommands(not args.no_input and not args.demo)
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"record in {folder}/")
@@ -133,14 +149,7 @@ def run_live(args, layout: Layout) -> int:
         while not stop:
             now = clock.now()
             notifier.tick(now)
-            # A loaded machine may fall behind the script: its lifts and places still go
-            # one at a time, each read by the scans before the next.
-            while script and script[0][0] <= now and now >= typed.next_at and service.sensed():
-                event = script.pop(0)[1]
-                view.update(service, demos.apply(service, event))
-                if event["op"] in ("lift", "place"):
-                    typed.next_at = now + gap
-                    break
+            _play_due(script, service, typed, view, now, gap)
             # Piped or fast typed commands: one at a time, each seen by the scans on its own.
             typed.apply(service, now, view.update)
             view.update(service, service.step())
