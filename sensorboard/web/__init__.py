@@ -80,15 +80,7 @@ def _serve_board(args, layout: Layout, sock) -> int:
     session = WebSession(args.game, factory, layout=layout, clock=clock, demo=demo,
                          speed=args.speed, token=args.token, on_step=on_step,
                          opponent=args.opponent)
-    # --setup FILE (read and checked already): entered as on the page, before the first move
-    setup = next((pair.partition("=")[2] for pair in args.option
-                  if pair.partition("=")[0].strip() == "setup"), None)
-    if setup is not None:
-        try:
-            session.set_up(setup)
-        except ActionError as e:
-            session.close()
-            raise WebError(f"--setup: {e.message}") from None
+    _enter_setup(session, args.option)
     print(f"sensorboard: {args.game} on the {args.backend} board ({layout.name}); "
           f"records in {args.records}/")
 
@@ -112,3 +104,16 @@ def _serve_board(args, layout: Layout, sock) -> int:
     session.close()
     print(f"{session.result()}; records in {args.records}/")
     return 0
+
+
+def _enter_setup(session: WebSession, options: list[str]) -> None:
+    """--setup FILE (read and checked already, in ``options`` as setup=TEXT): entered as
+    on the page, before the first move; a refused one closes the session."""
+    setup = next((pair.partition("=")[2] for pair in options
+                  if pair.partition("=")[0].strip() == "setup"), None)
+    if setup is not None:
+        try:
+            session.set_up(setup)
+        except ActionError as e:
+            session.close()
+            raise WebError(f"--setup: {e.message}") from None

@@ -437,50 +437,10 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
             return _error(e.status, e.message)
 
     async def websocket(request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(heartbeat=20)
-        await ws.prepare(request)
-        client = _Client(ws)
-        client.offer(json.dumps(session.full()))
-        session.clients.add(client)
-        pump = asyncio.ensure_future(client.pump())
-        try:
-            async for msg in ws:  # the page only listens; anything it sends is ignored
-                if msg.type == WSMsgType.ERROR:
-                    break
-        finally:
-            session.clients.discard(client)
-            pump.cancel()
-        return ws
+        return await _stream(session, request)
 
     async def action(request: web.Request) -> web.Response:
-        name = request.match_info["action"]
-        if name not in ACTIONS:
-            return _error(404, f"no action {quote(name)}; actions: "
-                               f"{', '.join(ACTIONS)}")
-        try:
-            body = json.loads(await request.read())
-        except (ValueError, UnicodeDecodeError):
-            return _error(400, "the body is not valid JSON")
-        except RecursionError:
-            return _error(400, "the body's JSON is nested too deeply")
-        field = ACTIONS[name]
-        if not isinstance(body, dict) or field not in body:
-            return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
-        allowed = {field, *OPTIONAL.get(name, ())}
-        unknown = sorted(str(k) for k in body if k not in allowed)
-        if unknown:
-            takes = " and ".join(f'"{key}"' for key in (field, *OPTIONAL.get(name, ())))
-            return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only {takes}")
-        method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
-        extra = tuple(body.get(key) for key in OPTIONAL.get(name, ()))
-        try:
-            why = method(body[field], *extra)
-        except ActionError as e:
-            return _error(e.status, e.message, e.errors)
-        answer = {"ok": True, "state": session.publish()}
-        if why:
-            answer["notice"] = why
-        return web.json_response(answer)
+        return await _act(session, request)
 
     app.router.add_get("/", index)
     app.router.add_get("/api/state", state)
@@ -503,6 +463,56 @@ def make_app(session: WebSession, *, loopback: bool = True, run: bool = True) ->
 
         app.cleanup_ctx.append(runner)
     return app
+
+
+async def _stream(session: WebSession, request: web.Request) -> web.StreamResponse:
+    """GET /ws: ``session``'s snapshots pushed to the page, the latest one each time."""
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    client = _Client(ws)
+    client.offer(json.dumps(session.full()))
+    session.clients.add(client)
+    pump = asyncio.ensure_future(client.pump())
+    try:
+        async for msg in ws:  # the page only listens; anything it sends is ignored
+            if msg.type == WSMsgType.ERROR:
+                break
+    finally:
+        session.clients.discard(client)
+        pump.cancel()
+    return ws
+
+
+async def _act(session: WebSession, request: web.Request) -> web.Response:
+    """POST /api/{action}: one of ACTIONS, its JSON fields checked, done on ``session``."""
+    name = request.match_info["action"]
+    if name not in ACTIONS:
+        return _error(404, f"no action {quote(name)}; actions: "
+                           f"{', '.join(ACTIONS)}")
+    try:
+        body = json.loads(await request.read())
+    except (ValueError, UnicodeDecodeError):
+        return _error(400, "the body is not valid JSON")
+    except RecursionError:
+        return _error(400, "the body's JSON is nested too deeply")
+    field = ACTIONS[name]
+    if not isinstance(body, dict) or field not in body:
+        return _error(400, f'{name} needs a JSON object like {{"{field}": ...}}')
+    allowed = {field, *OPTIONAL.get(name, ())}
+    unknown = sorted(str(k) for k in body if k not in allowed)
+    if unknown:
+        takes = " and ".join(f'"{key}"' for key in (field, *OPTIONAL.get(name, ())))
+        return _error(400, f"{name}: unknown field {unknown[0]!r}; it takes only {takes}")
+    method = getattr(session, {"new": "new_game", "setup": "set_up"}.get(name, name))
+    extra = tuple(body.get(key) for key in OPTIONAL.get(name, ()))
+    try:
+        why = method(body[field], *extra)
+    except ActionError as e:
+        return _error(e.status, e.message, e.errors)
+    answer = {"ok": True, "state": session.publish()}
+    if why:
+        answer["notice"] = why
+    return web.json_response(answer)
 
 
 def _guard(session: WebSession, loopback: bool):
