@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import rules
 from boards import decisions
@@ -22,7 +23,11 @@ from boards.constants import NONE
 from boards.decisions import Turn
 from boards.layout import Layout, layout_for_game
 
+if TYPE_CHECKING:
+    from sensorboard.service import BoardService
+
 FOLDER = Path(__file__).parent
+_Act = Callable[[str, str, str, float], None]  # script's at(op, key, value, wait)
 
 
 def pick_line(game: str, seed: int, max_plies: int) -> list[Hashable]:
@@ -110,51 +115,71 @@ def script(game: str, line: list[Hashable] | None, layout: Layout, rng: random.R
             break
         move = next(planned) if planned is not None else random_turn(shadow, rng)
         if planned is None and _rolls(shadow, move):
-            at("press", "button", "roll", step)
-            first, face = service.view.state.move_stack[-2:]
-            shadow.push(first)
-            shadow.push(face)
-            move = Turn((first, face, *random_turn(shadow, rng)))
-            shadow.pop()
-            shadow.pop()
+            move = _roll(at, service, shadow, rng, step)
         ops = turn_ops(shadow, move, rng, detour=vary and rng.random() < 0.5)
-        empty = [c for c in shadow.GEOMETRY.names if c not in shadow.physical()
-                 and all(cell != c for _, cell in ops)]
-        if slip and empty:  # a slip is a cell no move may go to
-            empty = [c for c in empty if c not in _reachable(shadow)]
-        slipping = slip and len(shadow.move_stack) >= 4 and [o for o, _ in ops] == [
-            "lift", "place"] and empty
+        slips = _slip_cells(shadow, ops, slip)
         for n, (op, cell) in enumerate(ops):
-            if slipping and n == 1:
-                wrong = rng.choice(empty)
+            if slips and n == 1:
+                wrong = rng.choice(slips)
                 at("place", "cell", wrong, step)
                 at("lift", "cell", wrong, 2.5)  # long enough for the error to light
                 slip = False
             at(op, "cell", cell, step)
         decisions.push(shadow, move)
         run.scan_until(clock.now() + 0.3)
-        for _ask in range(8):  # the clock, then each question the board still has
-            done = len(service.view.state.move_stack)
-            if done >= len(shadow.move_stack):
-                break
-            if vary and service.view.question is not None and _declines(
-                    service.view.state, shadow.move_stack[done:]):
-                way = rng.randrange(3)
-                if way == 1 or way == 2 and (shadow.outcome() is not None or k == count - 1):
-                    at("press", "button", "clock", step)
-                    continue
-                if way == 2:
-                    break  # the next turn's first piece taken up declines what is open
-            if service.view.question is None:
-                at("press", "button", "clock", 0.3)
-            done = len(service.view.state.move_stack)
-            if service.view.question is not None and done < len(shadow.move_stack):
-                # the answer: our turn's next decision
-                at("choose", "value", shadow.move_str(shadow.move_stack[done]), step)
-            elif service.view.question is not None:  # the next player's unseen turn: none
-                at("choose", "value", NONE, step)
+        _answer(at, service, shadow, rng, step, vary, last=k == count - 1)
         run.scan_until(clock.now() + pause)
     return events
+
+
+def _roll(at: _Act, service: BoardService, shadow: rules.GameState, rng: random.Random,
+          step: float) -> Turn:
+    """Press the roll button: the turn that begins with the board's roll, the rest random."""
+    at("press", "button", "roll", step)
+    first, face = service.view.state.move_stack[-2:]
+    shadow.push(first)
+    shadow.push(face)
+    move = Turn((first, face, *random_turn(shadow, rng)))
+    shadow.pop()
+    shadow.pop()
+    return move
+
+
+def _slip_cells(shadow: rules.GameState, ops: list[tuple[str, str]], slip: bool) -> list[str]:
+    """The empty cells a slip in the turn ``ops`` carries out may go to ([]: no slip)."""
+    empty = [c for c in shadow.GEOMETRY.names if c not in shadow.physical()
+             and all(cell != c for _, cell in ops)]
+    if slip and empty:  # a slip is a cell no move may go to
+        empty = [c for c in empty if c not in _reachable(shadow)]
+    if slip and len(shadow.move_stack) >= 4 and [o for o, _ in ops] == ["lift", "place"]:
+        return empty
+    return []
+
+
+def _answer(at: _Act, service: BoardService, shadow: rules.GameState, rng: random.Random,
+            step: float, vary: bool, last: bool) -> None:
+    """Once the turn is carried out on the board: press the clock, then answer each
+    question the board still has (with ``vary``, a declined one may end otherwise)."""
+    for _ask in range(8):  # the clock, then each question the board still has
+        done = len(service.view.state.move_stack)
+        if done >= len(shadow.move_stack):
+            break
+        if vary and service.view.question is not None and _declines(
+                service.view.state, shadow.move_stack[done:]):
+            way = rng.randrange(3)
+            if way == 1 or way == 2 and (shadow.outcome() is not None or last):
+                at("press", "button", "clock", step)
+                continue
+            if way == 2:
+                break  # the next turn's first piece taken up declines what is open
+        if service.view.question is None:
+            at("press", "button", "clock", 0.3)
+        done = len(service.view.state.move_stack)
+        if service.view.question is not None and done < len(shadow.move_stack):
+            # the answer: our turn's next decision
+            at("choose", "value", shadow.move_str(shadow.move_stack[done]), step)
+        elif service.view.question is not None:  # the next player's unseen turn: none
+            at("choose", "value", NONE, step)
 
 
 def _reachable(state: rules.GameState) -> set[str]:
