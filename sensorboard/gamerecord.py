@@ -332,15 +332,19 @@ def _start_position(tags: dict[str, str], where: str) -> tuple[str, rules.GameSt
 def _movetext(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
     """The tokens (with their line numbers) of the moves from line ``i`` on, and the index
     of the line after them."""
+    tokens, i = _tokens_until_break(lines, i)
+    if not tokens and i < len(lines) and not lines[i].strip():
+        tokens, i = _tokens_until_break(lines, i + 1)  # (past the blank line after the tags)
+    return tokens, i
+
+
+def _tokens_until_break(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
+    """The tokens (with their line numbers) of the lines from ``i`` up to a blank line, a
+    tag or the end, and the index of the line that stopped them."""
     tokens: list[tuple[int, str]] = []
     while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
         tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
         i += 1
-    if not tokens and i < len(lines) and not lines[i].strip():
-        i += 1  # the blank line after the tags
-        while i < len(lines) and lines[i].strip() and not lines[i].startswith("["):
-            tokens += [(i + 1, m.group()) for m in TOKEN.finditer(lines[i])]
-            i += 1
     return tokens, i
 
 
