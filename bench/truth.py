@@ -13,11 +13,14 @@ players who think between turns); ``--unanswered``: nobody answers a question, t
 goes on alone: *followed* counts the true turns the tracker, or the furthest of its
 readings, has taken in order (``--answer-at-end``: every question is answered truthfully
 once the input has ended, as an arbiter answering late would, and *committed* counts what
-that commits); *declined by contract* the streams that left the truth only
-where a decision nobody told the board (a Tesulda swap, take or draw) was declined when
-the next player began, as the replay contract says (not counted off; the stream ends
-there). ``--tree DIR``: run another checkout's tracker and harness (the same seeds;
-a tree older than ``--unanswered`` answers anyway), to compare questions per 100 moves.
+that commits); *tie left open* the streams nobody answered that end at a question later
+events could not decide (every true turn followed, no reading let go for room, the readings
+that fit still parting on its answer: not counted stalled); *declined by contract* the
+streams that left the truth only where a decision nobody told the board (a Tesulda swap,
+take or draw) was declined when the next player began, as the replay contract says (not
+counted off; the stream ends there). ``--tree DIR``: run another checkout's tracker and
+harness (the same seeds; a tree older than ``--unanswered`` answers anyway), to compare
+questions per 100 moves.
 """
 
 from __future__ import annotations
@@ -94,6 +97,18 @@ def _followed(tracker, truth: list[str]) -> int:
     return best
 
 
+def _tie(tracker, truth: list[str]) -> bool:
+    """Whether a stream nobody answered ends at a question later events could not decide:
+    every true turn followed, no reading of it let go for room, and the readings that fit
+    still part on its answer (a true tie: what stops the commits is the missing answer)."""
+    readings = getattr(tracker, "readings", {})
+    if tracker.prompt is None or () in getattr(tracker, "cut", {()}) \
+            or _followed(tracker, truth) < len(truth):
+        return False
+    parents = {p[:-1] for p in readings}
+    return len({p[0] for p, r in readings.items() if p not in parents and r.fits()}) > 1
+
+
 def _pace(text: str) -> tuple[float, float]:
     try:
         lo, hi = (float(x) for x in text.split(","))
@@ -134,8 +149,9 @@ def main() -> None:
           f"{args.mix} handling mix\n")
     print(f"Tree: {args.tree or 'this one'}\n")
     print("| board | streams | moves | committed | followed | off the truth | declined by "
-          "contract | illegal | stalled | questions | per 100 moves | errors shown | seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "contract | illegal | stalled | tie left open | questions | per 100 moves | errors shown "
+          "| seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
@@ -144,7 +160,7 @@ def main() -> None:
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
         n = moves = committed = off = illegal = stalled = questions = errors = shared = 0
-        followed = declined = 0
+        followed = declined = ties = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
@@ -161,6 +177,10 @@ def main() -> None:
                     board = TrackerBoard(new_game(game), layout)
                     r = run_stream(game, layout, seed, plies=args.plies, mix=mix, board=board)
                     followed += _followed(board.tracker, r.truth)
+                    if r.stalled and args.unanswered and not args.answer_at_end \
+                            and _tie(board.tracker, r.truth):
+                        r.stalled = ""
+                        ties += 1
             n += 1
             moves += len(r.truth)
             committed += len(r.committed)
@@ -179,7 +199,8 @@ def main() -> None:
         if args.shared:
             print(f"| {layout} | shared signature: {shared} of {moves} true turns |")
         print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {off} | {declined} | "
-              f"{illegal} | {stalled} | {questions} | {per100:.1f} | {errors} | {secs:.1f} |")
+              f"{illegal} | {stalled} | {ties} | {questions} | {per100:.1f} | {errors} | "
+              f"{secs:.1f} |")
     shown: dict[str, int] = {}
     for r in failures:
         if shown.get(r.layout, 0) >= args.show:
