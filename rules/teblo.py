@@ -69,6 +69,7 @@ Move(frm='l12', to='l11')
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .base import GameState, Outcome
@@ -130,14 +131,26 @@ _SQUARE = r"[a-l](?:1[0-2]|[1-9])"
 _MOVE_RE = re.compile(rf"^(?:\+({_SQUARE})|({_SQUARE})-({_SQUARE}))$")
 
 
-def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
-    """Squares whose loss would cut ``side``'s pawn (on ``root``) off a base, in its graph.
+#: A wall's preorder number in :func:`_cut_squares`: above every square's.
+_WALL = _N + 1
 
-    The graph is every square with no enemy block (empty white, own blocks, boxes).
-    Iterative Hopcroft-Tarjan: ``disc`` are preorder numbers, ``low`` low-points.
+
+@lru_cache(maxsize=4096)
+def _cut_squares(walls: int, root: int) -> frozenset[int]:
+    """Squares whose loss would cut the pawn on ``root`` off a base, in its graph.
+
+    The graph is every square not in ``walls``, a bit mask of the enemy blocks (so empty
+    white squares, own blocks and boxes). Iterative Hopcroft-Tarjan: ``disc`` are preorder
+    numbers, ``low`` low-points; a wall's number, :data:`_WALL`, makes it neither a square
+    to enter nor a back edge. The answer depends on nothing else, and a search meets the
+    same blocks and pawn again and again (a pawn step or a block of the pawn's own side
+    leaves them), so the last few thousand answers are kept.
     """
-    enemy = 3 - side
     disc = [0] * _N
+    while walls:
+        square = walls & -walls
+        disc[square.bit_length() - 1] = _WALL
+        walls ^= square
     low = [0] * _N
     parent = [-1] * _N
     disc[root] = low[root] = 1
@@ -147,8 +160,6 @@ def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
     while stack:
         v, todo = stack[-1]
         for w in todo:
-            if board[w] == enemy:
-                continue
             dw = disc[w]
             if not dw:  # tree edge: descend, come back to v's remaining neighbours later
                 parent[w] = v
@@ -165,7 +176,7 @@ def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
                 if low[v] < low[u]:
                     low[u] = low[v]
     cuts: set[int] = set()
-    for target in (_A1, _L12):
+    for target in (_A1, _L12):  # boxes: never walls
         if not disc[target]:
             raise ValueError(f"pawn on {CELLS[root]} cannot reach {CELLS[target]}")
         c, v = target, parent[target]
@@ -173,7 +184,7 @@ def _cut_squares(board: list[int], side: int, root: int) -> set[int]:
             if low[c] >= disc[v]:
                 cuts.add(v)
             c, v = v, parent[v]
-    return cuts
+    return frozenset(cuts)
 
 
 _ALL = (1 << _N) - 1
@@ -210,16 +221,25 @@ class TebloState(GameState):
         pawns: tuple[int, int] | None = None,
         hands: tuple[int, int] = (BLOCKS_PER_SIDE, BLOCKS_PER_SIDE),
         turn: int = 1,
+        blocks: tuple[int, int] | None = None,
     ) -> None:
         # board[i]: 0 empty (white square or box), 1 yellow block, 2 red block.
         # Lists indexed by side 1 (yellow) / 2 (red); index 0 unused.
         super().__init__()
         self._board = board if board is not None else [0] * _N
+        # _blocks[side]: the squares of the side's blocks as a bit mask (bit i: square i),
+        # given by a copy or read off the board.
+        if blocks is None:
+            masks = [0, 0, 0]
+            for i, v in enumerate(self._board):
+                masks[v] |= 1 << i
+            blocks = (masks[1], masks[2])
+        self._blocks = [0, *blocks]
         self._pawn = [-1, *(pawns if pawns is not None else (_A1, _L12))]
         self._hand = [0, *hands]
         self._turn = turn
         # Caches of this position besides its legal moves, dropped by push/pop.
-        self._cuts: set[int] | None = None
+        self._cuts: frozenset[int] | None = None
         self._text: str | None = None
 
     # -- queries ---------------------------------------------------------------------------
@@ -245,11 +265,11 @@ class TebloState(GameState):
             return 2
         return 0
 
-    def _cut_set(self) -> set[int]:
+    def _cut_set(self) -> frozenset[int]:
         """Squares a placement by the side to move may not take (B-4), for this position."""
         if self._cuts is None:
-            enemy = 3 - self._turn
-            self._cuts = _cut_squares(self._board, enemy, self._pawn[enemy])
+            me = self._turn
+            self._cuts = _cut_squares(self._blocks[me], self._pawn[3 - me])
         return self._cuts
 
     def stock(self) -> dict[str, dict[str, int]]:
@@ -324,7 +344,9 @@ class TebloState(GameState):
         if move.frm:
             self._pawn[me] = _INDEX[move.to]
         else:
-            self._board[_INDEX[move.to]] = me
+            square = _INDEX[move.to]
+            self._board[square] = me
+            self._blocks[me] |= 1 << square
             self._hand[me] -= 1
         self._turn = 3 - me
         self._cuts = self._text = None
@@ -334,13 +356,16 @@ class TebloState(GameState):
         if move.frm:
             self._pawn[me] = _INDEX[move.frm]
         else:
-            self._board[_INDEX[move.to]] = 0
+            square = _INDEX[move.to]
+            self._board[square] = 0
+            self._blocks[me] ^= 1 << square
             self._hand[me] += 1
         self._cuts = self._text = None
 
     def _copy(self) -> TebloState:
         other = TebloState(list(self._board), (self._pawn[1], self._pawn[2]),
-                           (self._hand[1], self._hand[2]), self._turn)
+                           (self._hand[1], self._hand[2]), self._turn,
+                           (self._blocks[1], self._blocks[2]))
         # Caches are never mutated, only replaced, so sharing them is safe.
         other._cuts, other._text = self._cuts, self._text
         return other
