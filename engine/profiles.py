@@ -15,9 +15,9 @@ True
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 Evaluation = Callable[[object], float]
 
@@ -98,56 +98,115 @@ def telec(state) -> float:
     return _squash(0.2 * (progress(first) - progress(second)))
 
 
-def _goal_distance(adjacency: dict, start: str, goal: str, walls: set[str]) -> int:
-    seen, queue = {start: 0}, deque([start])
-    while queue:
-        cell = queue.popleft()
-        if cell == goal:
-            return seen[cell]
-        for nxt in adjacency[cell]:
-            if nxt not in seen and nxt not in walls:
-                seen[nxt] = seen[cell] + 1
-                queue.append(nxt)
-    return len(adjacency)
+class _Cells:
+    """A geometry's cells as the bits of an int (cell i of ``geometry.cells`` is bit i) and
+    its adjacency as shifts: each difference ``d`` of index between a cell and a neighbour,
+    with the mask of the cells that have a neighbour ``d`` on. A breadth-first search then
+    grows a whole layer by a few operations on ints instead of a step per cell."""
+
+    def __init__(self, geometry) -> None:
+        self.names: tuple[str, ...] = geometry.names
+        self.bit = {name: 1 << i for i, name in enumerate(self.names)}
+        self.bases = {c.label: c.name for c in geometry.cells if c.shape == "box" and c.label}
+        index = {name: i for i, name in enumerate(self.names)}
+        shifts: dict[int, int] = {}
+        for i, name in enumerate(self.names):
+            for other in geometry.adjacency[name]:
+                shift = index[other] - i
+                shifts[shift] = shifts.get(shift, 0) | 1 << i
+        self.shifts = tuple(shifts.items())
+
+    def around(self, cells: int) -> int:
+        """``cells`` and all their neighbours."""
+        out = cells
+        for shift, having in self.shifts:
+            part = cells & having
+            out |= part << shift if shift > 0 else part >> -shift
+        return out
+
+    def names_in(self, mask: int) -> list[str]:
+        """The names of the cells of ``mask``."""
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(self.names[low.bit_length() - 1])
+            mask ^= low
+        return found
 
 
-def _distances(adjacency: dict, start: str, walls: set[str]) -> dict[str, int]:
-    """Every cell's distance from ``start`` not crossing ``walls`` (unreachable: absent)."""
-    seen, queue = {start: 0}, deque([start])
-    while queue:
-        cell = queue.popleft()
-        for nxt in adjacency[cell]:
-            if nxt not in seen and nxt not in walls:
-                seen[nxt] = seen[cell] + 1
-                queue.append(nxt)
-    return seen
+_CELLS: dict[type, _Cells] = {}
 
 
-def _teblo_board(state) -> tuple[dict, dict, dict]:
-    """Teblo's bases, pawns and blocks, each by player, from what the rules publish."""
-    cells = state.GEOMETRY.cells
-    bases = {c.label: c.name for c in cells if c.shape == "box" and c.label}
-    pawns, blocks = {}, {p: set() for p in state.PLAYERS}
+@lru_cache(maxsize=1024)
+def _layers(cells: _Cells, start: str, walls: int) -> tuple[int, ...]:
+    """The cells by distance from ``start`` not entering ``walls`` (a mask), layer k those
+    at distance k. A search meets the same walls and start again and again (a step leaves
+    every block where it was), so the last thousand are kept."""
+    layer = seen = cells.bit[start]
+    out = [layer]
+    while layer:
+        layer = cells.around(layer) & ~(seen | walls)
+        seen |= layer
+        out.append(layer)
+    return tuple(out[:-1])
+
+
+def _depth(layers: tuple[int, ...], bit: int, default: int) -> int:
+    """The layer holding the cell ``bit``, else ``default``."""
+    for k, layer in enumerate(layers):
+        if layer & bit:
+            return k
+    return default
+
+
+def _teblo_board(state) -> tuple[_Cells, dict[str, str], dict[str, int]]:
+    """Teblo's cells, and its pawns and blocks (a mask of cells) by player, from what the
+    rules publish."""
+    cells = _CELLS.get(type(state))
+    if cells is None:
+        cells = _CELLS[type(state)] = _Cells(state.GEOMETRY)
+    pawns, blocks = {}, dict.fromkeys(state.PLAYERS, 0)
     for cell, pieces in state.physical().items():
         for piece in pieces:
             if piece in blocks:
                 pawns[piece] = cell
             else:
-                blocks[piece.removesuffix("-block")].add(cell)
-    return bases, pawns, blocks
+                blocks[piece.removesuffix("-block")] |= cells.bit[cell]
+    return cells, pawns, blocks
 
 
 def teblo(state) -> float:
     """The race: each pawn's shortest path to the enemy base through what it may cross
-    (everything but enemy blocks), the side to move a half step ahead."""
-    geometry = state.GEOMETRY
-    bases, pawns, blocks = _teblo_board(state)
+    (everything but enemy blocks), the side to move a half step ahead. Its length is read
+    off the distances from the base, which the ordering keeps (neighbours are mutual)."""
+    cells, pawns, blocks = _teblo_board(state)
     first, second = state.PLAYERS
     ahead = {}
     for me, them in ((first, second), (second, first)):
-        ahead[me] = _goal_distance(geometry.adjacency, pawns[me], bases[them], blocks[them])
+        race = _layers(cells, cells.bases[them], blocks[them])
+        ahead[me] = _depth(race, cells.bit[pawns[me]], len(cells.names))
     tempo = 0.5 if state.to_move == first else -0.5
     return _squash(0.45 * (ahead[second] - ahead[first] + tempo))
+
+
+@lru_cache(maxsize=1024)
+def _blocking(cells: _Cells, pawn: str, base: str, walls: int) -> dict[str, float]:
+    """The squares on some shortest path of the pawn on ``pawn`` to ``base`` through all but
+    ``walls``, each ``2 + 3 / n``, n the squares on such paths as far from the pawn.
+
+    Read off the distances from ``base``: at distance k from the pawn the paths hold the
+    cells of the base's layer ``length - k`` next to those at k - 1 (neighbours are
+    mutual; a pawn always reaches both bases, B-4). Kept like :func:`_layers`: never
+    change a returned dict."""
+    back = _layers(cells, base, walls)
+    length = _depth(back, cells.bit[pawn], len(cells.names))
+    worth: dict[str, float] = {}
+    on_path = cells.bit[pawn]
+    for k in range(length, -1, -1):  # from the pawn's layer to the base
+        on_path &= back[k]
+        worth.update(dict.fromkeys(cells.names_in(on_path), 2.0 + 3.0 / on_path.bit_count()))
+        on_path = cells.around(on_path)
+    return worth
 
 
 def teblo_order(state, moves: list) -> list:
@@ -155,27 +214,20 @@ def teblo_order(state, moves: list) -> list:
     enemy base, then a block on a square every shortest path of the opponent crosses,
     a step nearer the enemy base, a block on some shortest path of the opponent (the
     fewer squares share its distance, the better), any other step, any other block."""
-    adjacency = state.GEOMETRY.adjacency
-    bases, pawns, blocks = _teblo_board(state)
+    cells, pawns, blocks = _teblo_board(state)
     me = state.to_move
     them = next(p for p in state.PLAYERS if p != me)
-    mine = _distances(adjacency, bases[them], blocks[them])
-    theirs = _distances(adjacency, pawns[them], blocks[me])
-    back = _distances(adjacency, bases[me], blocks[me])
-    length = theirs.get(bases[me], len(adjacency))
-    layers: dict[int, int] = {}
-    on_path = {c for c, d in theirs.items() if d + back.get(c, len(adjacency)) == length}
-    for cell in on_path:
-        layers[theirs[cell]] = layers.get(theirs[cell], 0) + 1
+    goal, bit = cells.bases[them], cells.bit
+    mine = _layers(cells, goal, blocks[them])
+    worth = _blocking(cells, pawns[them], cells.bases[me], blocks[me])
 
     def promise(move) -> float:
         if move.frm:
-            if move.to == bases[them]:
+            if move.to == goal:
                 return 9.0
-            return 4.0 if mine.get(move.to, 0) < mine.get(move.frm, 0) else 1.0
-        if move.to not in on_path:
-            return 0.0
-        return 2.0 + 3.0 / layers[theirs[move.to]]
+            nearer = _depth(mine, bit[move.to], 0) < _depth(mine, bit[move.frm], 0)
+            return 4.0 if nearer else 1.0
+        return worth.get(move.to, 0.0)
 
     return sorted(moves, key=promise)
 
