@@ -175,18 +175,29 @@ class Readings:
 
     def _drop_misfits(self, still: bool, ended: bool = False) -> None:
         """Count, for each reading, the changes in a row after which it does not fit (the
-        next change may still make sense of one); let those go that missed
-        :data:`STRIKES` times while another fits, or (``still``: the board has been still
-        for ``error_delay``; ``ended``: the input has ended) that do not fit now."""
+        next change may still make sense of one); while another fits, let those go that
+        missed :data:`STRIKES` times, or do not fit now where the input has ended
+        (``ended``) or the board has been still for ``error_delay`` (``still``). At a
+        second of stillness, one that does not fit stays where every reading that fits
+        made two turns or more beyond it: a piece out of place for a second is likelier
+        put right than explained by turns nobody saw (yellow's pawn moved by red to l6
+        and back, against red's unseen l11-l10, yellow's a4-a5 onto its own block and
+        red's +l6)."""
         leaves = [self.readings[p] for p in self._leaves()]
         for reading in leaves:
             reading.misfits = 0 if reading.fits() else reading.misfits + (not still or ended)
-        limit = 1 if still or ended else STRIKES
-        costs = [r.cost for r in leaves if r.misfits == 0]
-        if costs:
-            dearest = min(costs) + SLACK
-            self._keep([p for p in self._leaves() if self.readings[p].misfits < limit
-                        and self.readings[p].cost <= dearest])
+        fitting = [r for r in leaves if r.misfits == 0]
+        if not fitting:
+            return
+        dearest = min(r.cost for r in fitting) + SLACK
+        least = min(r.turns_made() for r in fitting)  # (the fitting reading of fewest turns)
+
+        def kept(reading: Readings) -> bool:
+            if reading.misfits and (ended or still and least <= reading.turns_made() + 1):
+                return False
+            return reading.misfits < STRIKES and reading.cost <= dearest
+
+        self._keep([p for p in self._leaves() if kept(self.readings[p])])
 
     def _settle(self, t: float, moved: bool = False, still: bool = False,
                 ended: bool = False, pressed: bool | None = None, own: bool = False) -> list:

@@ -131,3 +131,28 @@ def test_questions_answered_only_once_the_game_ended_commit_every_turn_played(se
     result = run_stream("teblo", "teblo", seed, plies=24, mix=mix)
     assert not result.off and not result.illegal
     assert result.committed == result.truth and len(result.truth) == 24
+
+
+def test_a_piece_put_where_no_turn_puts_it_is_not_explained_away_by_two_unseen_turns():
+    """Seed 100038 of the unanswered random mix. Yellow puts a block on d12 and presses the
+    shared button; the board asks whether red also stepped its pawn l11-l10 (between two
+    own blocks, which the switches do not see). Red then lifts yellow's pawn off a4, puts
+    it on l6 for over a second and back on a4, and puts a block on k3. Read as red's
+    l11-l10, yellow's a4-a5 onto its own block and red's +l6, the lift and put-down fit
+    with nothing put wrong; read as no step, l6 is a piece put where no turn puts it, to
+    be put right. Every reading that fits made two turns or more beyond it, so a second
+    of stillness does not let it go, and l11-l10 (never played) is not committed."""
+    state = rules.new_game("teblo")
+    for move in ("a1-a2", "+k6", "a2-a3", "+a2", "a3-a4", "+l10", "+j9", "+l11", "+b4",
+                 "+g9", "+a5", "l12-l11"):
+        state.push_str(move)
+    tracker = Tracker(state)
+    events = tracker.change("l11", False, 11.54) + tracker.change("l11", True, 11.82)
+    events += tracker.change("d12", True, 11.91) + tracker.press("clock", 12.19, None)
+    events += tracker.change("a4", False, 12.41) + tracker.change("l6", True, 12.70)
+    for t in (13.2, 13.7, 14.0):
+        events += tracker.tick(t)
+    events += tracker.change("l6", False, 14.05) + tracker.change("a4", True, 14.23)
+    events += tracker.change("k3", True, 14.9) + tracker.tick(16.0)
+    committed = [e.move for e in events if isinstance(e, Committed)]
+    assert committed == ["+d12", "+k3"][:len(committed)]
