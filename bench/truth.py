@@ -97,16 +97,15 @@ def _followed(tracker, truth: list[str]) -> int:
     return best
 
 
-def _tie(tracker, truth: list[str]) -> bool:
+def _tie(tracker, followed: int, truth: list[str]) -> bool:
     """Whether a stream nobody answered ends at a question later events could not decide:
-    every true turn followed, no reading of it let go for room, and the readings that fit
-    still part on its answer (a true tie: what stops the commits is the missing answer)."""
-    readings = getattr(tracker, "readings", {})
-    if tracker.prompt is None or () in getattr(tracker, "cut", {()}) \
-            or _followed(tracker, truth) < len(truth):
+    every true turn followed (``followed``: :func:`_followed`), no reading of it let go
+    for room, and the readings that fit still part on its answer (a true tie: what stops
+    the commits is the missing answer)."""
+    if tracker.prompt is None or not getattr(tracker, "readings", None) \
+            or () in getattr(tracker, "cut", {()}) or followed < len(truth):
         return False
-    parents = {p[:-1] for p in readings}
-    return len({p[0] for p, r in readings.items() if p not in parents and r.fits()}) > 1
+    return len({p[0] for p in tracker._leaves() if tracker.readings[p].fits()}) > 1
 
 
 def _pace(text: str) -> tuple[float, float]:
@@ -176,9 +175,10 @@ def main() -> None:
                 else:
                     board = TrackerBoard(new_game(game), layout)
                     r = run_stream(game, layout, seed, plies=args.plies, mix=mix, board=board)
-                    followed += _followed(board.tracker, r.truth)
+                    taken = _followed(board.tracker, r.truth)
+                    followed += taken
                     if r.stalled and args.unanswered and not args.answer_at_end \
-                            and _tie(board.tracker, r.truth):
+                            and _tie(board.tracker, taken, r.truth):
                         r.stalled = ""
                         ties += 1
             n += 1
