@@ -32,7 +32,8 @@ so does one the tracker alone would not make sense of (a lift since read as the 
 turn begun). An answer to a question some of whose readings room let go, however late,
 is taken by the readings that fit it (:meth:`Readings._answered_cut`); where none is
 left, the changes and presses since are read again after it
-(:meth:`boards.undecided.Undecided._replayed`).
+(:meth:`boards.undecided.Undecided._replayed`). Before any reading is let go for room,
+readings that are twins are (:meth:`Readings._merge_twins`).
 """
 
 from __future__ import annotations
@@ -123,9 +124,9 @@ class Readings:
             twin._prompt = node._prompt
             self.readings[(*path, option)] = twin
             self.told[(*path, option)] = twin.choose(option, t)
-        for option in options:
-            twin = self.readings[(*path, option)]
-            if twin.fork_me is not None and twin.fork_me is twin._prompt \
+        for option in options:  # (one may have gone as another's twin, making room)
+            twin = self.readings.get((*path, option))
+            if twin is not None and twin.fork_me is not None and twin.fork_me is twin._prompt \
                     and self._room(twin, (*path, option)):
                 self._branch((*path, option), twin, t)
         for option in options:  # (forked at a press, they took it; later inputs are not it)
@@ -136,6 +137,9 @@ class Readings:
         """Whether ``node`` (the reading at ``path``) may fork: room is made by letting go
         readings that took more answers for granted (:func:`boards.undecided.crowded`)."""
         need = len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
+        if need > 0:
+            self._merge_twins(path)
+            need = len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
         if need <= 0:
             return True
         gone = crowded(list(self.readings), need, path)
@@ -143,6 +147,20 @@ class Readings:
             self._keep([p for p in self._leaves() if p not in gone])
         self.cut |= {p[:k] for p in gone or [(*path, "")] for k in range(len(p))}
         return bool(gone)
+
+    def _merge_twins(self, forking: Path) -> None:
+        """Let go each reading that has a twin under the same first answer: the same
+        turns made since the question, the same turn in hand and question open, at the
+        same cost (two orders of answers that led to one reading: a turn found at its
+        own question, or at the next one after ``none``). The twin on the shorter path of
+        answers stays; nothing is lost, so the question is not cut."""
+        made = self.turns_made()
+        kept: dict[tuple, Path] = {}
+        for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p)):
+            mark = (path[0], _likeness(self.readings[path], made))
+            kept.setdefault(mark, path)
+        if len(kept) < len(self._leaves()):
+            self._keep(list(kept.values()))
 
     def _leaves(self) -> list[Path]:
         parents = {p[:-1] for p in self.readings}
@@ -403,6 +421,16 @@ class Readings:
             else:
                 out.append(self._prompt)
         return out
+
+
+def _likeness(reading, made: int) -> tuple:
+    """What a reading shows, were its path of answers forgotten: the turns it made since
+    turn ``made``, the decisions of the turn in hand, the turns it finds complete, the
+    question it asks, its cost and whether it fits."""
+    prompt = reading._prompt
+    return (tuple(reading.turns(made)), tuple(map(repr, reading.state.move_stack[
+        reading.turn_start:])), tuple(sorted(c.text for c in reading.pending)),
+        prompt and tuple(prompt.options), reading.cost, reading.fits(), reading.misfits)
 
 
 def _price(node, option: str) -> int:

@@ -156,3 +156,28 @@ def test_a_piece_put_where_no_turn_puts_it_is_not_explained_away_by_two_unseen_t
     events += tracker.change("k3", True, 14.9) + tracker.tick(16.0)
     committed = [e.move for e in events if isinstance(e, Committed)]
     assert committed == ["+d12", "+k3"][:len(committed)]
+
+
+def _unanswered(seed: int):
+    import random
+
+    from tests.boards.truth import Mix, TrackerBoard, run_stream
+
+    mix = Mix.random(random.Random(seed))
+    mix.answer = False
+    board = TrackerBoard(rules.new_game("teblo"), "teblo")
+    return board.tracker, run_stream("teblo", "teblo", seed, plies=24, mix=mix, board=board)
+
+
+def test_twin_readings_go_before_any_reading_is_let_go_for_room():
+    """Seed 100040 of the unanswered random mix: the board asks whether red stepped
+    l11-k11, l11-l10 or not at all; the readings of l11-k11 fill with red's pawn walking
+    between its blocks, and many are twins (a step taken at its own question, and the
+    same step taken at the next one after ``none``). Before, room was made by letting
+    readings go, so the question could never settle by itself: 17 of the 24 turns were
+    committed, and it stayed open. Twins now go first, nothing is lost, later events
+    settle every question, and every turn played is committed."""
+    tracker, result = _unanswered(100040)
+    assert not result.off and not result.illegal
+    assert result.committed == result.truth and tracker.prompt is None
+
