@@ -32,8 +32,9 @@ so does one the tracker alone would not make sense of (a lift since read as the 
 turn begun). An answer to a question some of whose readings room let go, however late,
 is taken by the readings that fit it (:meth:`Readings._answered_cut`); where none is
 left, the changes and presses since are read again after it
-(:meth:`boards.undecided.Undecided._replayed`). Before any reading is let go for room,
-readings that are twins are (:meth:`Readings._merge_twins`).
+(:meth:`boards.undecided.Undecided._replayed`). Later events settle such a question only
+on the answer every reading let go began with (:meth:`Readings._whole`); before any is let
+go for room, readings that are twins are (:meth:`Readings._merge_twins`).
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ class Readings:
         gone = crowded(list(self.readings), need, path)
         if gone:
             self._keep([p for p in self._leaves() if p not in gone])
-        self.cut |= {p[:k] for p in gone or [(*path, "")] for k in range(len(p))}
+        self.cut |= {p[:k] for p in gone or [(*path, "")] for k in range(len(p) + 1)}
         return bool(gone)
 
     def _merge_twins(self, forking: Path) -> None:
@@ -345,10 +346,10 @@ class Readings:
         if (moved or still) and not self.lifting or ended:
             self._drop_misfits(still, ended)
         self.downs += moved and not self.lifting
-        if self.readings and (self.downs >= STRIKES or pressed) and () not in self.cut:
+        if self.readings and (self.downs >= STRIKES or pressed):
             self._cheapest(fitting=pressed, own=own and pressed)
         out: list = []
-        while self.readings and () not in self.cut and (answer := self._agreed()) is not None:
+        while self.readings and (answer := self._agreed()) is not None:
             out += [Settled(t, list(self._prompt.options), answer), *self._adopt(answer, t)]
         return out
 
@@ -360,7 +361,9 @@ class Readings:
         back and the opponent's block read there, is that step made later in another)."""
         firsts = {p[0] for p in self.readings}
         if len(firsts) == 1:
-            return next(iter(firsts))
+            return next(iter(firsts)) if self._whole(*firsts) else None
+        if () in self.cut:
+            return None
         made = self.turns_made()
         leaves = self._leaves()
         since = {tuple(self.readings[p].turns(made)) for p in leaves}
@@ -385,8 +388,14 @@ class Readings:
         if low is None:
             return
         first = {p[0] for p in (fit if fitting else leaves) if cost[p] <= low}
-        if len(first) == 1:
+        if len(first) == 1 and self._whole(*first):
             self._keep([p for p in leaves if p[0] in first])
+
+    def _whole(self, answer: str) -> bool:
+        """Whether every reading room let go, or kept from forking, began with ``answer``:
+        those of every other answer are all still followed, so later events may settle the
+        question on ``answer`` (a reading let go could only have been another of its)."""
+        return all(c[:1] == (answer,) for c in self.cut if c)
 
     def _late(self, path: Path, made: int) -> int:
         """The unusual actions the reading at ``path`` takes for granted once the asked

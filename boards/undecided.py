@@ -12,7 +12,8 @@ the question closes by itself and its turn, and those after it that every readin
 on, are committed. Where nothing later decides it, it stays open and every reading is
 followed (at most :data:`boards.readings.LEAVES`; while they are full, a reading asked once
 more makes room by letting go those that took more answers for granted, :func:`crowded`,
-or else waits, as it fits; a question that lost readings so never settles by itself).
+or else waits, as it fits; a question that lost readings so settles by itself only on
+the answer they all began with).
 
 A decision ``none`` may decline (a Tesulda swap, take or draw) is declined once the next
 player begins, as the replay contract says (``docs/architecture.md``); it is not forked.

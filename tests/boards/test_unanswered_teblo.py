@@ -181,3 +181,18 @@ def test_twin_readings_go_before_any_reading_is_let_go_for_room():
     assert not result.off and not result.illegal
     assert result.committed == result.truth and tracker.prompt is None
 
+
+def test_a_question_settles_on_the_answer_every_reading_let_go_began_with():
+    """Room let readings go, all of one answer: later events that leave only that
+    answer's readings settle the question on it (the readings let go could only have been
+    more of its); where one let go began with another answer, they do not. Seed 100042
+    of the unanswered random mix commits 11 turns, all played (9 before)."""
+    tracker = Tracker(rules.new_game("teblo"))
+    tracker.cut = frozenset({(), ("a2-a3",), ("a2-a3", "none"), ("a2-a3", "none", "+b4")})
+    assert tracker._whole("a2-a3") and not tracker._whole("none")
+    tracker.cut |= {("none",)}
+    assert not tracker._whole("a2-a3")
+    tracker, result = _unanswered(100042)
+    assert not result.off and not result.illegal
+    assert result.committed == result.truth[:len(result.committed)]
+    assert len(result.committed) >= 11
