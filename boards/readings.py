@@ -151,10 +151,11 @@ class Readings:
 
     def _merge_twins(self, forking: Path) -> None:
         """Let go each reading that has a twin under the same first answer: the same
-        turns made since the question, the same turn in hand and question open, at the
-        same cost (two orders of answers that led to one reading: a turn found at its
-        own question, or at the next one after ``none``). The twin on the shorter path of
-        answers stays; nothing is lost, so the question is not cut."""
+        turns made since the question, the same turn in hand, seen the same since it
+        began, and the same question open, at the same cost (two orders of answers that
+        led to one reading: a turn found at its own question, or at the next one after
+        ``none``). The twin on the shorter path of answers stays; nothing is lost, so the
+        question is not cut."""
         made = self.turns_made()
         kept: dict[tuple, Path] = {}
         for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p)):
@@ -434,12 +435,15 @@ class Readings:
 
 def _likeness(reading, made: int) -> tuple:
     """What a reading shows, were its path of answers forgotten: the turns it made since
-    turn ``made``, the decisions of the turn in hand, the turns it finds complete, the
+    turn ``made``, the decisions of the turn in hand, what the sensors showed since that
+    turn began (a turn found later begins later), the turns it finds complete, the
     question it asks, its cost and whether it fits."""
     prompt = reading._prompt
+    seen = tuple(sorted((cell, tuple(h)) for cell, h in reading.history.items()))
     return (tuple(reading.turns(made)), tuple(map(repr, reading.state.move_stack[
-        reading.turn_start:])), tuple(sorted(c.text for c in reading.pending)),
-        prompt and tuple(prompt.options), reading.cost, reading.fits(), reading.misfits)
+        reading.turn_start:])), seen, tuple(sorted(reading.differing)),
+        tuple(sorted(c.text for c in reading.pending)), prompt and tuple(prompt.options),
+        reading.cost, reading.fits(), reading.misfits)
 
 
 def _price(node, option: str) -> int:
