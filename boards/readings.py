@@ -137,13 +137,14 @@ class Readings:
     def _room(self, node, path: Path) -> bool:
         """Whether ``node`` (the reading at ``path``) may fork: room is made by letting go
         readings that took more answers for granted (:func:`boards.undecided.crowded`)."""
-        need = len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
-        if need > 0:
+        def need() -> int:
+            return len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
+
+        if need() > 0:
             self._merge_twins(path)
-            need = len(self._leaves()) + len(node._prompt.options) - 1 - LEAVES
-        if need <= 0:
+        if (short := need()) <= 0:
             return True
-        gone = crowded(list(self.readings), need, path)
+        gone = crowded(list(self.readings), short, path)
         if gone:
             self._keep([p for p in self._leaves() if p not in gone])
         self.cut |= {p[:k] for p in gone or [(*path, "")] for k in range(len(p) + 1)}
@@ -156,12 +157,11 @@ class Readings:
         led to one reading: a turn found at its own question, or at the next one after
         ``none``). The twin on the shorter path of answers stays; nothing is lost, so the
         question is not cut."""
-        made = self.turns_made()
+        made, leaves = self.turns_made(), self._leaves()
         kept: dict[tuple, Path] = {}
-        for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p)):
-            mark = (path[0], _likeness(self.readings[path], made))
-            kept.setdefault(mark, path)
-        if len(kept) < len(self._leaves()):
+        for path in sorted(leaves, key=lambda p: (p != forking, len(p), p)):
+            kept.setdefault((path[0], _likeness(self.readings[path], made)), path)
+        if len(kept) < len(leaves):
             self._keep(list(kept.values()))
 
     def _leaves(self) -> list[Path]:
