@@ -318,8 +318,11 @@ class Deciding(Undecided):
         back) leaves the question open; a piece put down that the turn does not explain,
         where ``none`` is offered, declines: if the board shows a visible turn of the
         player asked instead of the unseen one they were asked about, or the next turn
-        begun once the question is declined (it is then read as part of that turn). After
-        the visible part of the turn, see :meth:`_while_choosing`."""
+        begun once the question is declined (it is then read as part of that turn). Not
+        where the question was raised by a piece no turn of the player asked puts down
+        (:meth:`boards.handover.Handover._unseen_then_next`): that piece began the
+        opponent's turn if the unseen one was made, so each answer is followed as a
+        reading. After the visible part of the turn, see :meth:`_while_choosing`."""
         ev = self.evidence
         if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
@@ -339,6 +342,9 @@ class Deciding(Undecided):
         if self.no_turn:
             if not visible:
                 return []
+            if self._prompt is self.unseen_asked:
+                # (the piece that raised it may be the opponent's, the unseen turn made)
+                return self._unanswered(t)
             self.held = []  # presses meant for the unseen turn
             return self._answer(NONE, t)
         state = self.state.clone()

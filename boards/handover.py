@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 class Handover:
     """The tracker's waiting turns (a mixin of :class:`boards.tracker.Tracker`)."""
 
+    unseen_asked: object = None  # the question :meth:`_unseen_then_next` put
+
     def _unseen_after(self, turns: list[Candidate]) -> bool:
         """The next player has unseen turns of several decisions after one of ``turns``."""
         return any(c.silent and c.ways for turn in turns
@@ -38,7 +40,9 @@ class Handover:
         """A piece put down, or one of the opponent's taken up, that no turn of the player
         to move explains: maybe they made an unseen turn (a Telec forfeit, a stack from the
         stash onto their own) and the opponent's turn has begun. Asked (``none``: no turn
-        was made) where the board fits the opponent's turn once one is made."""
+        was made) where the board fits the opponent's turn once one is made; nobody
+        answering, what looks like the mover's visible turn next does not decline it
+        (:meth:`boards.deciding.Deciding._while_deciding`)."""
         ev = self.evidence
         if not any(self.current[c] not in evidence.in_hand(ev, c)
                    or self.state.TURN_DECISIONS > 1 and self._owner(c) not in (None, self.player)
@@ -49,7 +53,9 @@ class Handover:
         if not silent:
             return []
         self.carry_from = 0  # made, what the board showed since is the next's
-        return self._ask(silent, t, declinable=True)
+        events = self._ask(silent, t, declinable=True)
+        self.unseen_asked = self._prompt
+        return events
 
     def _turn_begun(self) -> bool:
         """Some cell shows what a visible turn of the player to move has it show midway or

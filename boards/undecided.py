@@ -17,6 +17,10 @@ the answer they all began with).
 
 A decision ``none`` may decline (a Tesulda swap, take or draw) is declined once the next
 player begins, as the replay contract says (``docs/architecture.md``); it is not forked.
+Except whether an unseen turn was made, asked because a piece came down that no turn of
+the player to move puts there (:meth:`boards.handover.Handover._unseen_then_next`): had
+it been made, that piece began the next player's turn, so what looks like the mover's
+own turn after it does not decline the question; each answer is followed.
 """
 
 from __future__ import annotations

@@ -74,3 +74,22 @@ def test_a_press_made_while_it_was_open_is_read_again_in_each_reading():
     assert sorted(tr.readings) == [(size,) for size in "123456"]
     assert {p: r.turns() for p, r in tr.readings.items()} == {
         (size,): [f"roll 4 {size}", "roll ace none", "a1-a2"] for size in "123456"}
+
+
+def test_an_unseen_turn_asked_at_the_opponents_piece_is_not_declined_by_a_later_lift():
+    """Blue forfeits a roll of 4 (nothing shows it) and red enters a piece on d2, where no
+    turn of blue's puts one: blue is asked whether it made an unseen turn. Nobody answers;
+    blue's 6 is lifted off d1 next, which also reads as blue's d1-d2 with d2 put down
+    first. That lift does not decline the question: each answer is followed, and the
+    answer given late, 4, commits the forfeit and asks red's entry's size (seed 200025,
+    Telec, answered only at the end)."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=b1,c1=r4,d1=b6,a4=b6,a5=r5 blue:122334455:0 red:1122334566:0 blue turn"))
+    tr.change("d2", True, 1.0)
+    assert tr.prompt.options == ["2", "4", "5", "none"]
+    assert committed(feed(tr, [("d1", False)], t=2.0) + tr.tick(5.0)) == []
+    assert tr.prompt.options == ["2", "4", "5", "none"]
+    assert sorted(path[0] for path in tr.readings) == ["2", "4", "5", "none"]
+    events = tr.choose("4", 6.0)
+    assert committed(events) == ["roll 4 none"] and tr.turns() == ["roll 4 none"]
+    assert tr.player == "red" and tr.prompt.options == ["1", "2", "3", "4", "5", "6"]
