@@ -35,9 +35,11 @@ class Deciding(Undecided):
         if all(c.ways for c in options):
             self.last_commit, self.asked = (options[0], t), options
             self.asked_at = len(self.state.move_stack)
-            self.no_turn = declinable or any(self._maybe_put_back(c) for c in options)
+            touch = any(self._maybe_put_back(c) for c in options)
+            self.no_turn = declinable or touch
             self.asked_batch = self.batch
-            return self._advance([w for c in options for w in c.ways], t)
+            return self._followed_if(touch, self._advance(
+                [w for c in options for w in c.ways], t))
         self.pending = options
         self._prompt = Prompt(t, [*sorted({c.text for c in options}), NONE])
         self.prompt_batch = self.batch
@@ -53,7 +55,17 @@ class Deciding(Undecided):
         self.asked_at = len(self.state.move_stack)
         self.no_turn = bool(cand.ways) and self._maybe_put_back(cand)
         self.asked_batch = self.batch
-        return self._advance(list(cand.ways) or [Turn((cand.move,))], t)
+        return self._followed_if(self.no_turn, self._advance(
+            list(cand.ways) or [Turn((cand.move,))], t))
+
+    def _followed_if(self, touch: bool, events: list[Event]) -> list[Event]:
+        """Where the turn asked about is like a touch (:meth:`_maybe_put_back`), the
+        question ``events`` put is followed per answer, not declined by the asked player's
+        next visible turn (:meth:`_while_deciding`): after the entry, that turn may be the
+        one after the next (a forfeit, a stack from the stash, between)."""
+        if touch and self._prompt is not None:
+            self.followed_question = self._prompt
+        return events
 
     def _end_turn(self, t: float, since: int | None = None) -> list[Event]:
         """Commit the turn; the next one begins. ``since``: the next turn began after that
@@ -321,8 +333,9 @@ class Deciding(Undecided):
         begun once the question is declined (it is then read as part of that turn). Not
         where the question was raised by a piece no turn of the player asked puts down
         (:meth:`boards.handover.Handover._unseen_then_next`): that piece began the
-        opponent's turn if the unseen one was made, so each answer is followed as a
-        reading. After the visible part of the turn, see :meth:`_while_choosing`."""
+        opponent's turn if the unseen one was made; nor where the turn asked about is like
+        a touch (:meth:`_followed_if`): each answer is followed as a reading. After the
+        visible part of the turn, see :meth:`_while_choosing`."""
         ev = self.evidence
         if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
@@ -342,8 +355,8 @@ class Deciding(Undecided):
         if self.no_turn:
             if not visible:
                 return []
-            if self._prompt is self.unseen_asked:
-                # (the piece that raised it may be the opponent's, the unseen turn made)
+            if self._prompt is self.followed_question:
+                # (the turn asked about made, what came since may be the next turns')
                 return self._unanswered(t)
             self.held = []  # presses meant for the unseen turn
             return self._answer(NONE, t)

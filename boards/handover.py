@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 class Handover:
     """The tracker's waiting turns (a mixin of :class:`boards.tracker.Tracker`)."""
 
-    unseen_asked: object = None  # the question :meth:`_unseen_then_next` put
+    # The question :meth:`_unseen_then_next` put, or one about a turn like a touch
+    # (:meth:`boards.deciding.Deciding._followed_if`): followed per answer.
+    followed_question: object = None
 
     def _unseen_after(self, turns: list[Candidate]) -> bool:
         """The next player has unseen turns of several decisions after one of ``turns``."""
@@ -54,7 +56,7 @@ class Handover:
             return []
         self.carry_from = 0  # made, what the board showed since is the next's
         events = self._ask(silent, t, declinable=True)
-        self.unseen_asked = self._prompt
+        self.followed_question = self._prompt
         return events
 
     def _turn_begun(self) -> bool:

@@ -93,3 +93,24 @@ def test_an_unseen_turn_asked_at_the_opponents_piece_is_not_declined_by_a_later_
     events = tr.choose("4", 6.0)
     assert committed(events) == ["roll 4 none"] and tr.turns() == ["roll 4 none"]
     assert tr.player == "red" and tr.prompt.options == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_an_entry_like_a_touch_nobody_answers_is_not_declined_by_the_movers_next_entry():
+    """Blue enters a 6 on d4, bumping red's 2 (the 2 lifted, blue's put down: like a touch,
+    so asked with ``none``); the shared clock is pressed twice (blue's turn done, red's
+    forfeit) and blue enters on a4. Nobody answered: the entry on a4 may be blue's turn
+    after a touch, or the turn after next; it does not decline the question, each answer
+    is followed, and the answers given late commit the bump, the forfeit and the entry
+    (seed 200023, Telec without the drop sensor, answered only at the end)."""
+    tr = Tracker(rules.from_position(
+        "telec", "d4=r2,a5=b6 blue:11223344556:0 red:11233445566:0 blue turn"))
+    feed(tr, [("d4", False), ("d4", True)])
+    assert tr.prompt.options == ["3", "4", "5", "6", "none"]  # the size, roll 3 on d4
+    assert tr.press("clock", 3.0) == [] and tr.press("clock", 4.0) == []
+    assert committed(tr.change("a4", True, 5.0) + tr.tick(8.0)) == []
+    assert tr.prompt.options == ["3", "4", "5", "6", "none"]
+    assert sorted(path[0] for path in tr.readings) == ["3", "4", "5", "6", "none"]
+    assert committed(tr.choose("6", 10.0)) == ["roll 3 6"]
+    assert committed(tr.choose("5", 11.0)) == ["roll 5 none"]  # red's forfeit's face
+    assert committed(tr.choose("4", 12.0)) == ["roll 2 4"]
+    assert tr.turns() == ["roll 3 6", "roll 5 none", "roll 2 4"]
