@@ -332,10 +332,11 @@ class Deciding(Undecided):
         player asked instead of the unseen one they were asked about, or the next turn
         begun once the question is declined (it is then read as part of that turn). Not
         where the question was raised by a piece no turn of the player asked puts down
-        (:meth:`boards.handover.Handover._unseen_then_next`): that piece began the
-        opponent's turn if the unseen one was made; nor where the turn asked about is like
-        a touch (:meth:`_followed_if`): each answer is followed as a reading. After the
-        visible part of the turn, see :meth:`_while_choosing`."""
+        (:meth:`boards.handover.Handover._unseen_then_next`), or such a piece came down
+        while it was open (:meth:`_next_began`): that piece began the opponent's turn if
+        the unseen one was made; nor where the turn asked about is like a touch
+        (:meth:`_followed_if`): each answer is followed as a reading. After the visible
+        part of the turn, see :meth:`_while_choosing`."""
         ev = self.evidence
         if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
@@ -354,6 +355,9 @@ class Deciding(Undecided):
         visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)
         if self.no_turn:
             if not visible:
+                if self._prompt is not self.followed_question and self._next_began():
+                    self.followed_question = self._prompt  # (see below)
+                    return self._unanswered(t)
                 return []
             if self._prompt is self.followed_question:
                 # (the turn asked about made, what came since may be the next turns')
@@ -365,6 +369,13 @@ class Deciding(Undecided):
         if visible or decisions.in_turn(state, self.player) or not self._fits(state):
             return []
         return self.choose(NONE, t)
+
+    def _next_began(self) -> bool:
+        """A piece put down that no turn of the player asked explains, where the board fits
+        the next player's turn once an unseen turn asked about is made."""
+        return not self.lifting and any(
+            c.silent and c.ways and self._fits(self._made(c, from_start=True)) is not None
+            for c in self.candidates)
 
     def _next_decisions(self) -> list:
         """The decisions the position offers now, in their order (a chance node's outcomes)."""
