@@ -356,7 +356,7 @@ class Deciding(Undecided):
         if self.no_turn:
             if not visible:
                 if self._prompt is not self.followed_question and self._next_began():
-                    self.followed_question = self._prompt  # (see below)
+                    self.followed_question = self._prompt
                     return self._unanswered(t)
                 return []
             if self._prompt is self.followed_question:

@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 class Handover:
     """The tracker's waiting turns (a mixin of :class:`boards.tracker.Tracker`)."""
 
-    # The question :meth:`_unseen_then_next` put, or one about a turn like a touch
-    # (:meth:`boards.deciding.Deciding._followed_if`): followed per answer.
+    # The question followed per answer, not declined by the asked player's next visible
+    # turn: one :meth:`_unseen_then_next` put, one about a turn like a touch
+    # (:meth:`boards.deciding.Deciding._followed_if`), or one open when the next player's
+    # piece came down (:meth:`boards.deciding.Deciding._next_began`).
     followed_question: object = None
 
     def _unseen_after(self, turns: list[Candidate]) -> bool:

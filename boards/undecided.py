@@ -17,10 +17,12 @@ the answer they all began with).
 
 A decision ``none`` may decline (a Tesulda swap, take or draw) is declined once the next
 player begins, as the replay contract says (``docs/architecture.md``); it is not forked.
-Except whether an unseen turn was made, asked because a piece came down that no turn of
-the player to move puts there (:meth:`boards.handover.Handover._unseen_then_next`): had
-it been made, that piece began the next player's turn, so what looks like the mover's
-own turn after it does not decline the question; each answer is followed.
+Except a question whether an unseen turn was made where, had it been made, what came
+since may be the next turns: asked because a piece came down that no turn of the player
+to move puts there (:meth:`boards.handover.Handover._unseen_then_next`), or open when
+such a piece came down (:meth:`boards.deciding.Deciding._next_began`), or about a turn
+like a touch (:meth:`boards.deciding.Deciding._followed_if`). What looks like the asked
+player's own turn after it does not decline it; each answer is followed.
 """
 
 from __future__ import annotations
