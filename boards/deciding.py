@@ -373,9 +373,8 @@ class Deciding(Undecided):
     def _next_began(self) -> bool:
         """A piece put down that no turn of the player asked explains, where the board fits
         the next player's turn once an unseen turn asked about is made."""
-        return not self.lifting and any(
-            c.silent and c.ways and self._fits(self._made(c, from_start=True)) is not None
-            for c in self.candidates)
+        return not self.lifting and any(c.silent and c.ways and self._next_turn_fits(c)
+                                        for c in self.candidates)
 
     def _next_decisions(self) -> list:
         """The decisions the position offers now, in their order (a chance node's outcomes)."""

@@ -241,15 +241,14 @@ class Handover:
         now, if the board fits it."""
         return self._fits(self._made(cand))
 
-    def _made(self, cand: Candidate, decline: bool = True, from_start: bool = False,
-              ) -> rules.GameState:
+    def _made(self, cand: Candidate, decline: bool = True) -> rules.GameState:
         """The position once ``cand`` is made: its first way, for a turn of several, and
         the decisions after it that have only one option, or (``decline``) that ``none``
         answers, as when the next player starts (while one cannot be declined, it is
-        still the mover's turn). ``from_start``: the decisions a question open took for
-        granted undone first."""
+        still the mover's turn). From the turn's start: decisions a question open took
+        for granted are undone first (``cand``'s ways begin there)."""
         state = self.state.clone()
-        while from_start and len(state.move_stack) > self.turn_start:
+        while len(state.move_stack) > self.turn_start:
             state.pop()
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         while state.to_move == self.player and state.outcome() is None:
