@@ -335,8 +335,11 @@ class Deciding(Undecided):
         (:meth:`boards.handover.Handover._unseen_then_next`), or such a piece came down
         while it was open (:meth:`_next_began`): that piece began the opponent's turn if
         the unseen one was made; nor where the turn asked about is like a touch
-        (:meth:`_followed_if`): each answer is followed as a reading. After the visible
-        part of the turn, see :meth:`_while_choosing`."""
+        (:meth:`_followed_if`): each answer is followed as a reading, also once a piece put
+        down leaves the board no longer as it was when asked though every piece came down
+        where the board showed one before, or once the next player began
+        (:meth:`_next_began`). After the visible part of the turn, see
+        :meth:`_while_choosing`."""
         ev = self.evidence
         if self._prompt is not None and self.current == self.asked_board:
             # A piece touched since it was asked, put back: it stays open (unless that
@@ -351,11 +354,17 @@ class Deciding(Undecided):
         if self._prompt is None or not any(
                 self.current[c] not in evidence.in_hand(ev, c) for c in self.differing
                 if self.current[c] != put_back.get(c)):
-            return []
+            # Every piece came down where the board showed one before; yet the next turns
+            # may have gone on past the question (red's step onto its own piece, blue's
+            # from the tile entered onto the tile red left), unless the board is as the
+            # turn began (a piece taken up when it was asked, put back).
+            followed = self._prompt is not None and self._prompt is self.followed_question
+            return self._unanswered(t) \
+                if followed and self.differing and self._goes_on_past() else []
         visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)
         if self.no_turn:
             if not visible:
-                if self._prompt is not self.followed_question and self._next_began():
+                if self._next_began():
                     self.followed_question = self._prompt
                     return self._unanswered(t)
                 return []
@@ -372,9 +381,13 @@ class Deciding(Undecided):
 
     def _next_began(self) -> bool:
         """A piece put down that no turn of the player asked explains, where the board fits
-        the next player's turn once an unseen turn asked about is made."""
-        return not self.lifting and any(c.silent and c.ways and self._next_turn_fits(c)
-                                        for c in self.candidates)
+        the next player's turn once an unseen turn asked about is made (where the question
+        is followed already, once a turn like a touch is made: red's entry bumping blue's
+        single on c1, then blue's step b4-a4)."""
+        followed = self._prompt is self.followed_question
+        return not self.lifting and any(
+            (self._like_a_touch(c) if followed else c.silent) and c.ways
+            and self._next_turn_fits(c) for c in self.candidates)
 
     def _next_decisions(self) -> list:
         """The decisions the position offers now, in their order (a chance node's outcomes)."""

@@ -136,3 +136,57 @@ def test_an_unseen_turn_asked_at_a_shared_press_is_followed_once_the_next_player
     assert committed(tr.choose("2", 10.0)) == ["roll 2 none"]
     assert committed(tr.choose("1", 11.0)) == ["roll 2 1", "d5-a1"]
     assert tr.turns() == ["roll 2 none", "roll 2 1", "d5-a1"] and tr.prompt is None
+
+
+def test_an_entry_like_a_touch_is_followed_when_the_next_turns_only_lift_and_put_back():
+    """Blue enters a 5 on d1, bumping red's 1 (like a touch: asked with ``none``), and
+    presses its clock. Nobody answers; red steps c1-b1 onto its own 2 (c1 taken up, b1
+    as it was) and blue steps d1-c1 (d1 taken up, c1 put down where the board showed a
+    piece before). No piece came down where the board showed none, yet the board is no
+    longer as it was when the question was put: the next turns went on past it, and each
+    answer is followed (before, nothing was: the readings that later turns decide were
+    never there)."""
+    tr = Tracker(rules.from_position(
+        "telec", "d1=r1,c1=r4,b1=r2 blue:112233445566:0 red:123345566:0 blue turn"))
+    feed(tr, [("d1", False), ("d1", True)])
+    assert tr.prompt.options == ["2", "3", "4", "5", "6", "none"]  # the size, roll 5 on d1
+    assert tr.press("clock", 3.0, "blue") == []
+    assert committed(feed(tr, [("c1", False), ("d1", False), ("c1", True)], t=4.0)
+                     + tr.tick(9.0)) == []
+    assert sorted(path for path in tr.readings if len(path) == 1) == [
+        ("2",), ("3",), ("4",), ("5",), ("6",), ("none",)]
+    assert committed(tr.choose("5", 10.0)) == ["roll 5 5"]
+
+
+
+def test_an_entry_like_a_touch_is_followed_once_the_next_player_steps():
+    """Red enters a 6 on c1, bumping blue's 5 (like a touch: asked with ``none``), and
+    presses its clock; nobody answers, and blue steps b4-a4. That step is no turn of red's,
+    and fits blue's turn after red's entry: each answer is followed from then on (before,
+    the question waited with nothing followed, and what came since was read only as the
+    board stood at the answer)."""
+    tr = Tracker(rules.from_position(
+        "telec", "c1=b5,b4=b4 blue:1122334566:0 red:112233445566:0 red turn"))
+    feed(tr, [("c1", False), ("c1", True)])
+    assert tr.prompt.options == ["6", "none"]  # the size, roll null on c1
+    assert tr.press("clock", 3.0, "red") == []
+    assert committed(feed(tr, [("b4", False), ("a4", True)], t=4.0) + tr.tick(9.0)) == []
+    assert sorted(path for path in tr.readings if len(path) == 1) == [("6",), ("none",)]
+    assert committed(tr.choose("6", 10.0)) == ["roll null 6", "b4-a4"]
+
+def test_telec_answered_only_at_the_end_commits_every_turn():
+    """Seed 200001 of the random mix, nobody answering while it is played, an arbiter
+    answering every question once it has ended. Blue's bump-entry on d1 (d1 taken up and
+    put back, like a touch), read again after a late answer, then red's c1-b1 onto its own
+    piece and blue's d1-c1: no piece came down where the board showed none, so the
+    question was neither followed nor declined, and the 15 turns since were swallowed (9
+    of 24 committed, no question left, an error on four cells)."""
+    import random
+
+    from tests.boards.truth import Mix, run_stream
+
+    mix = Mix.random(random.Random(200001))
+    mix.answer, mix.answer_at_end = False, True
+    result = run_stream("telec", "telec", 200001, plies=24, mix=mix)
+    assert not result.off and not result.illegal
+    assert result.committed == result.truth and len(result.truth) == 24
