@@ -158,7 +158,6 @@ def test_an_entry_like_a_touch_is_followed_when_the_next_turns_only_lift_and_put
     assert committed(tr.choose("5", 10.0)) == ["roll 5 5"]
 
 
-
 def test_an_entry_like_a_touch_is_followed_once_the_next_player_steps():
     """Red enters a 6 on c1, bumping blue's 5 (like a touch: asked with ``none``), and
     presses its clock; nobody answers, and blue steps b4-a4. That step is no turn of red's,
@@ -173,6 +172,7 @@ def test_an_entry_like_a_touch_is_followed_once_the_next_player_steps():
     assert committed(feed(tr, [("b4", False), ("a4", True)], t=4.0) + tr.tick(9.0)) == []
     assert sorted(path for path in tr.readings if len(path) == 1) == [("6",), ("none",)]
     assert committed(tr.choose("6", 10.0)) == ["roll null 6", "b4-a4"]
+
 
 def test_telec_answered_only_at_the_end_commits_every_turn():
     """Seed 200001 of the random mix, nobody answering while it is played, an arbiter
