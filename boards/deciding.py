@@ -175,8 +175,7 @@ class Deciding(Undecided):
         """Undo the last committed move (the players saw it go wrong). The board is then
         put back as it was before that move, guided by the LEDs, before play goes on."""
         self.held = []
-        while len(self.state.move_stack) > self.turn_start:  # a turn begun (a roll) goes too
-            self.state.pop()
+        self._to_turn_start(self.state)  # a turn begun (a roll) goes too
         if not self.turn_marks:
             self._start_turn()
             return []
@@ -358,9 +357,8 @@ class Deciding(Undecided):
             # may have gone on past the question (red's step onto its own piece, blue's
             # from the tile entered onto the tile red left), unless the board is as the
             # turn began (a piece taken up when it was asked, put back).
-            followed = self._prompt is not None and self._prompt is self.followed_question
             return self._unanswered(t) \
-                if followed and self.differing and self._goes_on_past() else []
+                if self._followed and self.differing and self._goes_on_past() else []
         visible = any(not c.silent and evidence.consistent(ev, c) for c in self.candidates)
         if self.no_turn:
             if not visible:
@@ -368,7 +366,7 @@ class Deciding(Undecided):
                     self.followed_question = self._prompt
                     return self._unanswered(t)
                 return []
-            if self._prompt is self.followed_question:
+            if self._followed:
                 # (the turn asked about made, what came since may be the next turns')
                 return self._unanswered(t)
             self.held = []  # presses meant for the unseen turn
@@ -379,12 +377,17 @@ class Deciding(Undecided):
             return []
         return self.choose(NONE, t)
 
+    @property
+    def _followed(self) -> bool:
+        """Whether the question open is followed per answer (:attr:`followed_question`)."""
+        return self._prompt is not None and self._prompt is self.followed_question
+
     def _next_began(self) -> bool:
         """A piece put down that no turn of the player asked explains, where the board fits
         the next player's turn once an unseen turn asked about is made (where the question
         is followed already, once a turn like a touch is made: red's entry bumping blue's
         single on c1, then blue's step b4-a4)."""
-        followed = self._prompt is self.followed_question
+        followed = self._followed
         return not self.lifting and any(
             (self._like_a_touch(c) if followed else c.silent) and c.ways
             and self._next_turn_fits(c) for c in self.candidates)
@@ -424,8 +427,7 @@ class Deciding(Undecided):
         if next_turn and not goes_on:
             return [] if self._touched_meanwhile(nxt) else self._decline_rest(t)
         if goes_on and not next_turn:
-            while len(self.state.move_stack) > self.turn_start:
-                self.state.pop()
+            self._to_turn_start(self.state)
             self._prompt, self.deciding, self.asked = None, None, []
             self.after_visible, self._after_declining = False, None
             return self._evaluate(t)
@@ -456,8 +458,7 @@ class Deciding(Undecided):
         if not others:
             return []
         asked = [c for c in self.asked if evidence.shows_done(ev, c)]
-        while len(self.state.move_stack) > self.turn_start:
-            self.state.pop()
+        self._to_turn_start(self.state)
         self._prompt, self.deciding = None, None
         self.after_visible, self._after_declining = False, None
         return self._ask([*asked, *others], t)

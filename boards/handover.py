@@ -241,15 +241,19 @@ class Handover:
         now, if the board fits it."""
         return self._fits(self._made(cand))
 
+    def _to_turn_start(self, state: rules.GameState) -> rules.GameState:
+        """``state`` with the decisions taken since the turn began undone (in place)."""
+        while len(state.move_stack) > self.turn_start:
+            state.pop()
+        return state
+
     def _made(self, cand: Candidate, decline: bool = True) -> rules.GameState:
         """The position once ``cand`` is made: its first way, for a turn of several, and
         the decisions after it that have only one option, or (``decline``) that ``none``
         answers, as when the next player starts (while one cannot be declined, it is
         still the mover's turn). From the turn's start: decisions a question open took
         for granted are undone first (``cand``'s ways begin there)."""
-        state = self.state.clone()
-        while len(state.move_stack) > self.turn_start:
-            state.pop()
+        state = self._to_turn_start(self.state.clone())
         decisions.push(state, cand.ways[0] if cand.ways else cand.move)
         while state.to_move == self.player and state.outcome() is None:
             legal = state.legal_moves()
