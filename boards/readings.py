@@ -127,12 +127,27 @@ class Readings:
             self.told[(*path, option)] = twin.choose(option, t)
         for option in options:  # (one may have gone as another's twin, making room)
             twin = self.readings.get((*path, option))
-            if twin is not None and twin.fork_me is not None and twin.fork_me is twin._prompt \
-                    and self._room(twin, (*path, option)):
+            if twin is not None and twin.fork_me is not None \
+                    and self._may_fork(twin, (*path, option)):
                 self._branch((*path, option), twin, t)
         for option in options:  # (forked at a press, they took it; later inputs are not it)
             if (twin := self.readings.get((*path, option))) is not None:
                 twin.pressing = False
+
+    def _may_fork(self, node, path: Path) -> bool:
+        """Whether ``node`` (the reading at ``path``), asking its question, forks now. One
+        that asks again what a reading on its way asked, seeing the same (``none`` to a
+        claim at i3 asks for one at i4, whose ``none`` asks for i3 again), is let go: the
+        answers above it already read each turn it could offer. Otherwise, room allowing."""
+        if node.fork_me is not node._prompt:
+            return False
+        made = self.turns_made()
+        seen = _likeness(node, made)
+        if any(_likeness(self.readings[path[:k]] if k else self, made) == seen
+               for k in range(len(path))):
+            self._keep([p for p in self._leaves() if p != path])
+            return False
+        return self._room(node, path)
 
     def _room(self, node, path: Path) -> bool:
         """Whether ``node`` (the reading at ``path``) may fork: room is made by letting go
@@ -183,7 +198,7 @@ class Readings:
             node = self.readings.get(path)  # (None: let go to make room for another)
             if node is None or node.fork_me is None:
                 continue
-            if node.fork_me is node._prompt and self._room(node, path):
+            if self._may_fork(node, path):
                 self._branch(path, node, node._prompt.t)
             node.fork_me = None  # (no room: it waits for the answer, as it fits)
 

@@ -28,3 +28,14 @@ def test_none_answered_after_the_board_shows_another_claim_done_reads_that_claim
     result = run_stream("tulaga", "tulaga", 93000882, plies=24, mix=mix)
     assert "f4*f4g2h2h3@g3>N" in result.truth
     assert result.committed == result.truth
+
+
+def test_two_claims_each_declined_for_the_other_are_read_once():
+    """A garbage stone put on i4 and taken off again, then black's claim i3*g3g4h3i3@h4>W:
+    asked which claim, the reading of ``none`` asked about the claim at i4, whose own
+    ``none`` asked about i3 again, and so on: the readings forked without end and the
+    board died of a RecursionError (seed 97000159, ply 11 of 60)."""
+    mix = Mix.random(random.Random(97000159))
+    result = run_stream("tulaga", "tulaga", 97000159, plies=12, mix=mix)
+    assert "i3*g3g4h3i3@h4>W" in result.truth
+    assert result.committed == result.truth
