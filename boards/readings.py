@@ -136,15 +136,18 @@ class Readings:
 
     def _may_fork(self, node, path: Path) -> bool:
         """Whether ``node`` (the reading at ``path``), asking its question, forks now. One
-        that asks again what a reading on its way asked, seeing the same (``none`` to a
-        claim at i3 asks for one at i4, whose ``none`` asks for i3 again), is let go: the
-        answers above it already read each turn it could offer. Otherwise, room allowing."""
+        that asks again, at the same input, what a reading on its way asked, seeing the
+        same (``none`` to a claim at i3 asks for one at i4, whose ``none`` asks for i3
+        again), is let go: the answers above it already read each turn it could offer
+        (asked again at a later input, it asks about what came since: a second touch).
+        Otherwise, room allowing."""
         if node.fork_me is not node._prompt:
             return False
         made = self.turns_made()
         seen = _likeness(node, made)
-        if any(_likeness(self.readings[path[:k]] if k else self, made) == seen
-               for k in range(len(path))):
+        above = [self.readings[path[:k]] if k else self for k in range(len(path))]
+        if any(r._prompt is not None and r._prompt.t == node._prompt.t
+               and _likeness(r, made) == seen for r in above):
             self._keep([p for p in self._leaves() if p != path])
             return False
         return self._room(node, path)

@@ -126,3 +126,15 @@ def test_an_answer_after_the_next_turns_lifts_takes_the_reading_that_read_them()
     result = run_stream("teblo", "teblo", 93000451, plies=24,
                         mix=Mix.random(random.Random(93000451)))
     assert result.committed == result.truth
+
+
+def test_a_second_touch_asks_again_about_what_came_since():
+    """Yellow's c3-d3 onto its own block while red's pawn on l11 was touched, asked (and
+    answered late, l11 touched again meanwhile): under `c3-d3`, the reading of `none` to
+    red's `l11-l10` (and yellow's `+l11`) asks the same again at the second touch. Let go
+    as a repeat of the question above it, it left `l11-l10` alone, which was committed
+    with `+l11` though nobody had moved (seed 97000236, ply 13 of 60)."""
+    mix = Mix.random(random.Random(97000236))
+    result = run_stream("teblo", "teblo", 97000236, plies=14, mix=mix)
+    assert "c3-d3" in result.truth
+    assert result.committed == result.truth
