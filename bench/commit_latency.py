@@ -82,8 +82,8 @@ class TimedBoard(TrackerBoard):
     def press(self, player, t: float) -> list:
         return self._note(super().press(player, t), "press")
 
-    def choose(self, value: str, t: float) -> list:
-        return self._note(super().choose(value, t), "answer")
+    def choose(self, value: str, t: float, asked: str | None = None) -> list:
+        return self._note(super().choose(value, t, asked), "answer")
 
     def finish(self, t: float) -> list:
         return self._note(super().finish(t), "end")
