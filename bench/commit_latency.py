@@ -91,7 +91,7 @@ class TimedBoard(TrackerBoard):
 
 def _why(tracker) -> str:
     """Why the turn would wait after this change (see the module docstring)."""
-    if tracker.prompt is not None:
+    if tracker._prompt is not None:  # (one kept unshown until the decisive input too)
         return "question"
     if not tracker.pending:
         return "incomplete"
