@@ -143,11 +143,10 @@ class Readings:
         Otherwise, room allowing."""
         if node.fork_me is not node._prompt:
             return False
-        made = self.turns_made()
-        seen = _likeness(node, made)
         above = [self.readings[path[:k]] if k else self for k in range(len(path))]
-        if any(r._prompt is not None and r._prompt.t == node._prompt.t
-               and _likeness(r, made) == seen for r in above):
+        asked_with = [r for r in above if r._prompt is not None and r._prompt.t == node._prompt.t]
+        made = self.turns_made()
+        if asked_with and _likeness(node, made) in [_likeness(r, made) for r in asked_with]:
             self._keep([p for p in self._leaves() if p != path])
             return False
         return self._room(node, path)
