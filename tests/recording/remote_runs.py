@@ -111,6 +111,14 @@ def journal_entries(folder: Path, kind: str) -> list[dict]:
     return [json.loads(r[0]) for r in rows]
 
 
+def journal_games(folder: Path) -> list[tuple[str, bool]]:
+    """The games a board's journal holds, each with whether it is finished, oldest first."""
+    db = sqlite3.connect(folder / "journal.sqlite")
+    rows = db.execute("SELECT uid, finished FROM games ORDER BY first").fetchall()
+    db.close()
+    return [(uid, bool(finished)) for uid, finished in rows]
+
+
 def journal_turns(folder: Path, kind: str = "move") -> list[tuple[int, str, str]]:
     """The turns (or the takebacks) a board's journal holds, in order."""
     return [(d["ply"], d["player"], d["move"]) for d in journal_entries(folder, kind)]
