@@ -39,3 +39,19 @@ def test_the_next_players_bump_ends_a_waiting_bump_where_a_longer_turn_could_tou
                        ("a5", False), ("a4", True)])
     assert committed(events) == ["b5-b4", "a5-a4"]
     assert tr.prompt is None and tr.turns() == ["b5-b4", "a5-a4"]
+
+
+def test_an_enemy_touched_while_the_mover_holds_two_of_their_own_ends_no_turn():
+    """Without a drop sensor, blue lifted its 4 from d3 (to the Center Zone, unseen, or on)
+    and its 1 from a4, touched red's 6 on d5 and put it back, put the 1 back and the 4 on
+    d4. The 6 put back was read as red's turn after blue's d3-cz (a4 lifted for red's bump,
+    d5 touched): d3-cz was committed and red asked its entry (seed 97000281, ply 15, on
+    telec-nodrop)."""
+    tr = Tracker(rules.from_position(
+        "telec", "d1=r51,d3=b4,a4=b1,d5=r6 blue:1223345566:0 red:122334456:0 blue turn"),
+        blind=frozenset({"cz"}))
+    assert feed(tr, [("d3", False), ("a4", False), ("d5", False), ("d5", True),
+                     ("a4", True)]) == []
+    assert tr.prompt is None
+    assert committed(tr.change("d4", True, 9.0)) == ["d3-d4"]
+    assert tr.turns() == ["d3-d4"]
