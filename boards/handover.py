@@ -385,6 +385,12 @@ class Handover:
                 self.carry_from = self.pending_since
             if len(fits) == 1:
                 return self._commit(fits[0], t)
+            if self.held_board is None and all(len(c.ways) == 1 for c in fits):
+                # Whichever is answered, what came since it was done is the next turns',
+                # read again in order (a step onto an own piece, then a piece put down:
+                # the next player's entry, or another step of theirs).
+                self.held_board, self.since_held = self._since_pending()
+                self.held_for = {c.text for c in fits}
             # (a longer turn still under way, a bump with the enemy lifted, is ``none``)
             return self._ask(fits, t, declinable=any(c not in fits for c in alive))
         made = [c for c in waiting if len(c.ways) == 1 and not self._put_back_beside(c)

@@ -99,3 +99,22 @@ def test_the_input_ending_after_a_waiting_step_and_the_next_players_lift_commits
     assert feed(tr, [("c1", False), ("c1", True), ("d5", False), ("a1", False)]) == []
     assert committed(tr.flush(9.0)) == ["d5-c5", "a1-a2"]
     assert tr.prompt is None and tr.turns() == ["d5-c5", "a1-a2"]
+
+
+def test_the_next_players_changes_are_read_in_order_after_a_waiting_turn_is_answered():
+    """Without a drop sensor: blue moved its 2-1 from a1 onto red's 5-4 on a2 and touched
+    d5; red stacked its 4 from b1 onto its own 5 on c1 (only the lift shows) and blue,
+    having rolled, entered a 1 on a1. Asked which turn blue made (a1-a2, a1-d5), the
+    answer a1-a2 left red's lift and blue's entry read as one turn, red's b1-a1, committed
+    unasked (seed 97000085, ply 22, on telec-nodrop): read in order, b1-c1 waits at the lift
+    and the entry on a1 may be the next turn's, which the sensors cannot tell from b1-a1."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=b21,b1=r4,c1=r5,a2=r54,b4=b3,c5=b2,d5=r3 blue:13445566:0 "
+                 "red:1122366:0 blue turn"), blind=frozenset({"cz"}))
+    assert feed(tr, [("a1", False), ("a2", False), ("a2", True), ("d5", False), ("d5", True),
+                     ("b1", False), ("a1", True)])[-1].options == ["a1-a2", "a1-d5", "none"]
+    events = tr.choose("a1-a2", 9.0)
+    assert committed(events) == ["a1-a2"]
+    assert tr.prompt.options == ["b1-a1", "b1-c1"]
+    assert committed(tr.choose("b1-c1", 10.0)) == ["b1-c1"]
+    assert tr.turns() == ["a1-a2", "b1-c1"]
