@@ -393,8 +393,8 @@ class Handover:
                 self.held_for = {c.text for c in fits}
             # (a longer turn still under way, a bump with the enemy lifted, is ``none``)
             return self._ask(fits, t, declinable=any(c not in fits for c in alive))
-        made = [c for c in waiting if len(c.ways) == 1 and not self._put_back_beside(c)
-                and self._later_turns_made(c)] if not alive and not self.lifting else []
+        made = [c for c in waiting if len(c.ways) == 1 and self._later_turns_made(c)] \
+            if not alive and not self.lifting else []
         if len(made) == 1:
             # The board fits no turn begun from a waiting one as it shows now, but
             # the changes since it was done, read in order, are the next player's
@@ -403,15 +403,6 @@ class Handover:
             # piece is only taken up: a longer turn may be under way, the piece touched.)
             return self._commit_since(made[0], t)
         return None
-
-
-    def _put_back_beside(self, cand: Candidate) -> bool:
-        """This scan put pieces back as they stood when the turn began, on cells ``cand``
-        does not change: a touch (by the mover holding pieces of their own, one gone to
-        the Center Zone no sensor sees or still in hand), which tells nothing of whether
-        ``cand`` was done."""
-        return all(self.current[c] == self.before[c] and c not in cand.final
-                   for c in self.batch_cells)
 
 
 class NextTurn(NamedTuple):

@@ -5,6 +5,8 @@ Each case is the essence of a truth stream that left the truth (bench/truth.py, 
 handling mix).
 """
 
+import pytest
+
 import rules
 from boards.tracker import Tracker
 
@@ -41,6 +43,9 @@ def test_the_next_players_bump_ends_a_waiting_bump_where_a_longer_turn_could_tou
     assert tr.prompt is None and tr.turns() == ["b5-b4", "a5-a4"]
 
 
+@pytest.mark.xfail(strict=True, reason="not mended: letting a put-back beside the waiting "
+                   "turn tell nothing (4dfae81) lost the next player's stacking onto their "
+                   "own, also a put-back (telec seed 96000963), and was reverted")
 def test_an_enemy_touched_while_the_mover_holds_two_of_their_own_ends_no_turn():
     """Without a drop sensor, blue lifted its 4 from d3 (to the Center Zone, unseen, or on)
     and its 1 from a4, touched red's 6 on d5 and put it back, put the 1 back and the 4 on
