@@ -20,6 +20,7 @@ from pathlib import Path
 import rules
 from boards.choreography import turn_ops
 from boards.decisions import Turn
+from sensorboard.journal import Journal
 
 MOVE = re.compile(r"^ +\d+\.+ (\S.*?)  \((\w+)\)$")
 CODE = re.compile(r"pairing code (\w{4}-\w{4})")
@@ -113,10 +114,11 @@ def journal_entries(folder: Path, kind: str) -> list[dict]:
 
 def journal_games(folder: Path) -> list[tuple[str, bool]]:
     """The games a board's journal holds, each with whether it is finished, oldest first."""
-    db = sqlite3.connect(folder / "journal.sqlite")
-    rows = db.execute("SELECT uid, finished FROM games ORDER BY first").fetchall()
-    db.close()
-    return [(uid, bool(finished)) for uid, finished in rows]
+    journal = Journal(folder / "journal.sqlite")
+    try:
+        return journal.games()
+    finally:
+        journal.close()
 
 
 def journal_turns(folder: Path, kind: str = "move") -> list[tuple[int, str, str]]:
