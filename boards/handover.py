@@ -174,6 +174,12 @@ class Handover:
             board.update(prev)
         return board, [(changes, t) for _, t, changes, _ in since]
 
+    def _hold_since_done(self, fits: list[Candidate]) -> None:
+        """Hold the board for ``fits`` as it was when the waiting turn was done: the
+        scans' changes since are read again, in order, on the next turn once it is made."""
+        self.held_board, self.since_held = self._since_pending()
+        self.held_for = {c.text for c in fits}
+
     def _later_turns_made(self, cand: Candidate) -> bool:
         """Once ``cand`` is made, would the changes since it was done, read in order from
         the board then, leave the following turns consistent (a turn in progress, done,
@@ -299,8 +305,7 @@ class Handover:
             if self.held_board is None and len(fits[0].ways) == 1:
                 # Made, all that came since it was done is the next turns', in order
                 # (also what comes while it is asked: the next turn may go on).
-                self.held_board, self.since_held = self._since_pending()
-                self.held_for = {c.text for c in fits}
+                self._hold_since_done(fits)
             return self._ask([*fits, *complete], t, declinable=not complete)
         if fits and self.lifting and (any(c not in fits for c in alive) or (
                 not any(c.takes or c.lift for c in waiting) and self._own_taken())):
@@ -389,8 +394,7 @@ class Handover:
                 # Whichever is answered, what came since it was done is the next turns',
                 # read again in order (a step onto an own piece, then a piece put down:
                 # the next player's entry, or another step of theirs).
-                self.held_board, self.since_held = self._since_pending()
-                self.held_for = {c.text for c in fits}
+                self._hold_since_done(fits)
             # (a longer turn still under way, a bump with the enemy lifted, is ``none``)
             return self._ask(fits, t, declinable=any(c not in fits for c in alive))
         made = [c for c in waiting if len(c.ways) == 1 and self._later_turns_made(c)] \
