@@ -412,7 +412,11 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
             return self._entered(was, self._flush(t) + self._settle(t, ended=True))
-        return self._entered(was, self._flush(t))
+        events = self._flush(t)
+        if self.hidden:  # (asked just now: nothing more will settle it)
+            self.unshown = None
+            events.append(self._prompt)
+        return self._entered(was, events)
 
     def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)

@@ -10,7 +10,7 @@ import pytest
 
 import rules
 
-from .truth import Mix, adapter, boards, run_stream
+from .truth import Mix, TrackerBoard, adapter, boards, run_stream
 
 BOARDS = boards()
 CHUNKS = 4
@@ -109,14 +109,22 @@ def test_the_tesulda_naive_check_of_swaps_and_draws(text, ok):
     assert legal(state, text) is ok
 
 
-def _before_first_question(result) -> int | None:
-    """How many turns were committed when the first question was put (None: none was)."""
-    commits = 0
-    for line in result.log:
-        if " prompt " in line:
-            return commits
-        commits += " commit " in line
-    return None
+class _Watched(TrackerBoard):
+    """The tracker, noting how many turns were committed when it first followed a question
+    of which turn was made (shown or still waiting unshown: its readings begin then)."""
+
+    first: int | None = None
+
+    def change(self, cell: str, pieces: tuple[str, ...], t: float) -> list:
+        return self._noted(super().change(cell, pieces, t))
+
+    def press(self, player: str | None, t: float) -> list:
+        return self._noted(super().press(player, t))
+
+    def _noted(self, events: list) -> list:
+        if self.first is None and self.tracker.readings:
+            self.first = self.tracker.turns_made()
+        return events
 
 
 def test_a_question_nobody_answers_does_not_stop_the_board():
@@ -126,9 +134,13 @@ def test_a_question_nobody_answers_does_not_stop_the_board():
     commits nothing after it."""
     mix = Mix(touch=0, touch_last=0, touch_mid=0, touch_after=0, touch_enemy=0, press=0.5,
               late=0, garbage=0, answer=False)
-    results = [run_stream("teblo", "teblo", seed, plies=24, mix=mix) for seed in range(6)]
-    assert not [r for r in results if r.off or r.illegal]
-    asked = [(r, k) for r in results if (k := _before_first_question(r)) is not None]
-    assert asked, "no question was put: the streams test nothing"
-    assert all(r.committed == r.truth[:len(r.committed)] for r in results)
+    results = []
+    for seed in range(6):
+        board = _Watched(rules.new_game("teblo"), "teblo")
+        results.append((run_stream("teblo", "teblo", seed, plies=24, mix=mix, board=board),
+                        board.first))
+    assert not [r for r, _ in results if r.off or r.illegal]
+    asked = [(r, k) for r, k in results if k is not None]
+    assert asked, "no question was raised: the streams test nothing"
+    assert all(r.committed == r.truth[:len(r.committed)] for r, _ in results)
     assert sum(len(r.committed) - k for r, k in asked) > 2 * len(asked)
