@@ -142,3 +142,22 @@ def test_a_second_touch_asks_again_about_what_came_since():
     result = run_stream("teblo", "teblo", 97000236, plies=14, mix=mix)
     assert "c3-d3" in result.truth
     assert result.committed == result.truth
+
+
+def test_a_question_waits_through_turns_and_the_movers_press_settles_it():
+    """Yellow's pawn leaves a2 and a piece appears on b2: a2-b2, or a2-a3 onto its own
+    block and red's block on b2. Two more blocks follow, unasked (the board never still),
+    then yellow presses its own side: in the reading of a2-a3 the blocks were yellow's
+    and red's, so yellow would be to move again and its press would end nothing. The
+    press settles a2-b2, red's e5 and yellow's i8, and nothing is ever shown."""
+    state = rules.from_position("teblo", "yellow:a2:24:a3 red:l12:25: yellow")
+    tracker = Tracker(state, observe=observer(load_layout(shipped_layouts()["teblo"])))
+    events = []
+    for cell, value, t in [("a2", False, 1.0), ("b2", True, 1.5), ("e5", True, 2.0),
+                           ("i8", True, 2.5)]:
+        events += tracker.change(cell, value, t)
+    assert events == [] and tracker.prompt is None
+    assert tracker.view().phase.name == "HELD"
+    events = tracker.press("clock", 3.0, "yellow")
+    assert moves(events) == ["a2-b2", "+e5", "+i8"]
+    assert not [e for e in events if isinstance(e, Prompt)] and tracker.prompt is None
