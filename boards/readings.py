@@ -20,14 +20,13 @@ with a question open, but a question about an unseen turn that its readings foll
 no longer declined by what looks like the mover's visible turn: that may be the next
 player's, after the unseen turn (the readings of ``none`` tell).
 
-A question of which turn was made that a change raised waits unshown
-(:meth:`Readings._quiet_question`) while the board goes on: the press of the clock of
-the player asked, or the next piece put down, settles it by the readings' costs where one
-answer is the cheapest, and later changes settle it where every reading left agrees. It
-is shown only by a press that leaves it open, `hint`, the end of the input, or a second
-of stillness once a piece was put down or the clock pressed since it was raised (before
-that, the board is still because the next player is thinking, and their move may settle
-it; docs/architecture.md, "When a question is shown"). An answer to a question shown after
+A question one of whose answers is a turn no sensor sees waits unshown
+(:meth:`Readings._quiet_question`): the press of the clock of the player asked, or the
+next piece put down, settles it by the readings' costs where one answer is the cheapest,
+and otherwise shows it, as does any other input but a piece taken up, and a second of
+stillness once a piece was put down or the clock pressed since it (before that, the
+board is still because the next player is thinking, and their move may settle it;
+docs/architecture.md, "When a question is shown"). An answer to a question shown after
 a piece was put down takes that answer's readings, which followed the turns since, and
 so does one the tracker alone would not make sense of (a lift since read as the next
 turn begun). An answer to a question some of whose readings room let go, however late,
@@ -44,7 +43,7 @@ import copy
 from collections.abc import Callable
 
 from .constants import NONE, pressed_by
-from .events import Committed, Prompt, Settled, recorded
+from .events import Prompt, Settled, recorded
 from .undecided import crowded
 
 LEAVES = 64  # the most readings followed at once
@@ -244,10 +243,9 @@ class Readings:
         readings are cheaper than every other's once :data:`STRIKES` put-downs came after
         the question (the next player's action, and one more, fit it), or, for a question
         not shown yet, at the press of the clock of the player asked about (``pressed``:
-        True; False for a press of the other side) or each piece put down. A question
-        not shown yet that is still open is shown at a press, at the end of the input, or
-        at a second of stillness once a piece was put down or the clock pressed since it
-        was raised (:meth:`_quiet_question`).
+        True; False for a press of the other side) or the next piece put down. A question
+        not shown yet that is still open is shown then, or at any other input but a piece
+        taken up, or a second of stillness after one of those (:meth:`_quiet_question`).
         ``own``: the press was of the asked player's own side of the clock (not a shared
         button): a reading has the unusual actions :meth:`_late` counts added."""
         unshown = self.hidden
@@ -255,8 +253,8 @@ class Readings:
         if (put or pressed is not None) and self.readings:
             self.read_on = t
         out = self._settled(t, moved, still, ended, (bool(pressed) or put) and unshown, own)
-        if self.hidden and (self._prompt.t < t or ended) \
-                and (still and self._read_since() or ended or pressed is not None
+        if self.hidden and self._prompt.t < t \
+                and (put or still and self._read_since() or ended or pressed is not None
                      or not self.readings):
             self.unshown = None
             out.append(self._prompt)
@@ -287,8 +285,7 @@ class Readings:
             return self._answered_cut(value, t)
         leaves = [p for p in self._leaves() if p[0] == value]
         if self._read_since():
-            leaves = [p for p in leaves if self.readings[p].fits()] or self._in_hand(
-                [p for p in leaves if self.readings[p].misfits == 0], value, t)
+            leaves = [p for p in leaves if self.readings[p].fits()]
         elif leaves and self._fits_answered(value, t):
             return None
         if not leaves:
@@ -296,12 +293,6 @@ class Readings:
         self._keep(leaves)  # (the answer closed it: no Settled said)
         return [e for e in self._settled(t, False, False, False, False)
                 if not isinstance(e, Settled)]
-
-    def _in_hand(self, leaves: list[Path], value: str, t: float) -> list[Path]:
-        """``leaves``, the readings of an answer that fitted at the last piece put down,
-        if a piece is in hand now (a touch under way) and the tracker alone, so answered,
-        would not explain the board (the turns since are the readings' alone); else none."""
-        return leaves if self.lifting and not self._fits_answered(value, t) else []
 
     def _answered_cut(self, value: str, t: float) -> list | None:
         """An answer to a question some of whose readings room let go (often one nobody
@@ -354,9 +345,14 @@ class Readings:
 
     def _quiet_question(self) -> bool:
         """Whether the question just asked waits unshown: a question of which turn was
-        made that its readings follow, raised by a change (later pieces put down, or the
-        mover's press, may settle it; one raised by a press is shown then)."""
-        return bool(self.readings) and not self.asked_at_press
+        made, raised by a change, one of whose answers is a turn no sensor sees, or one
+        of whose readings has the next player already begun (the mover's press, expected
+        after such a turn, or the next piece put down may settle it by the readings'
+        costs)."""
+        made = self.turns_made() + 1
+        return bool(self.readings) and not self.asked_at_press and (
+            any(c.silent for c in self.pending)
+            or any(r.turns_made() > made for r in self.readings.values()))
 
     def _settled(self, t: float, moved: bool, still: bool, ended: bool,
                  pressed: bool, own: bool = False) -> list:
@@ -421,25 +417,10 @@ class Readings:
 
     def _late(self, path: Path, made: int) -> int:
         """The unusual actions the reading at ``path`` takes for granted once the asked
-        player pressed their own side of the clock: the press ended a turn no sensor saw
-        end, after the next player had begun (yellow's c2-c1 onto its own block, red's
-        block on d2, and yellow's unseen c1-d1, against yellow's c2-d2), and, in it, the
-        asked player is still, or again, the one to move, so the press ended no turn of
-        theirs (``none`` with the piece taken up only touched, or the next player's turn
-        the last). A question that waited through several turns is so settled on the
-        reading whose last turn the press ended."""
-        reading = self.readings[path]
-        ended = reading.turns_made() > made and self._ended_at(path, self.read_on)
-        return ended + (reading.player == self.player)
-
-    def _ended_at(self, path: Path, t: float | None) -> bool:
-        """Whether the last turn the reading at ``path`` made was ended at ``t`` (by the
-        press read then: a turn no sensor saw end)."""
-        for k in range(len(path), 0, -1):
-            done = [e for e in self.told.get(path[:k], ()) if isinstance(e, Committed)]
-            if done:
-                return done[-1].t == t
-        return False
+        player pressed their own side of the clock: the next player began before that
+        press (the turn asked about was not yet ended), or (``none``) the piece taken up
+        was only touched."""
+        return (self.readings[path].turns_made() > made) + (path[0] == NONE)
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""
@@ -462,7 +443,7 @@ class Readings:
         self.fork_me, self.still_from, self.downs, self.read_on = None, t, 0, read_on
         out = recorded(told)
         if self._prompt is not None and self._prompt in told:
-            if self._quiet_question():
+            if self._prompt.t >= self.last_change and self._quiet_question():  # (no change since)
                 self.unshown = self._prompt
             else:
                 out.append(self._prompt)

@@ -412,11 +412,7 @@ class Tracker(Readings, Listings, Handover, Deciding, ClockPress, Shown, Stillne
         if self.readings:
             self._feed(lambda reading: reading.flush(t))
             return self._entered(was, self._flush(t) + self._settle(t, ended=True))
-        events = self._flush(t)
-        if self.hidden:  # (asked just now: nothing more will settle it)
-            self.unshown = None
-            events.append(self._prompt)
-        return self._entered(was, events)
+        return self._entered(was, self._flush(t))
 
     def _flush(self, t: float) -> list[Event]:
         events = self._flush_pending(t)
