@@ -11,11 +11,14 @@ freed cells, clock presses, late answers, garbage put right); see ``tests/boards
 presses the clock after a turn; ``--pace``: the seconds between two actions, 1,4 for
 players who think between turns); ``--unanswered``: nobody answers a question, the board
 goes on alone: *followed* counts the true turns the tracker, or the furthest of its
-readings, has taken in order (``--answer-at-end``: every question is answered truthfully
-once the input has ended, as an arbiter answering late would, and *committed* counts what
-that commits); *tie left open* the streams nobody answered that end at a question later
-events could not decide (every true turn followed, no reading let go for room, the readings
-that fit still parting on its answer: not counted stalled); *declined by contract* the
+readings, has taken in order, and *position known* those after which the tracker or one
+of its readings shows where every piece stands as the true game does (turns may differ in
+order: two orders of unseen steps that end alike; ``--answer-at-end``: every question is
+answered truthfully once the input has ended, as an arbiter answering late would, and
+*committed* counts what that commits); *tie left open* the streams nobody answered that
+end at a question later events could not decide (every true turn followed, no reading let
+go for room, the readings that fit still parting on its answer: not counted stalled);
+*declined by contract* the
 streams that left the truth only where a decision nobody told the board (a Tesulda swap,
 take or draw) was declined when the next player began, as the replay contract says (not
 counted off; the stream ends there). ``--tree DIR``: run another checkout's tracker and
@@ -97,6 +100,32 @@ def _followed(tracker, truth: list[str]) -> int:
     return best
 
 
+def _positions(game: str, turns: list[str]) -> list[str]:
+    """The positions a game of ``game`` shows before its first turn and after each of
+    ``turns``."""
+    state = new_game(game)
+    out = [state.position_str()]
+    for text in turns:
+        for word in text.split(" "):
+            state.push_str(word)
+        out.append(state.position_str())
+    return out
+
+
+def _known(tracker, game: str, truth: list[str]) -> int:
+    """After how many of the true turns the board still knows where every piece stands:
+    the most turns ``k`` after which the tracker or one of its readings shows the position
+    the true game shows after its ``k``-th (the turns before may differ in order, as two
+    orders of unseen steps that end alike do: which was played, only an answer tells)."""
+    want = _positions(game, truth)
+    best = 0
+    for reading in [tracker, *getattr(tracker, "readings", {}).values()]:
+        got = _positions(game, reading.turns())
+        same = zip(got, want, strict=False)
+        best = max(best, *(k for k, (a, b) in enumerate(same) if a == b))
+    return best
+
+
 def _tie(tracker, followed: int, truth: list[str]) -> bool:
     """Whether a stream nobody answered ends at a question later events could not decide:
     every true turn followed (``followed``: :func:`_followed`), no reading of it let go
@@ -147,10 +176,10 @@ def main() -> None:
           f"Python {platform.python_version()}; seeds {args.first}.., {args.plies} plies, "
           f"{args.mix} handling mix\n")
     print(f"Tree: {args.tree or 'this one'}\n")
-    print("| board | streams | moves | committed | followed | off the truth | declined by "
-          "contract | illegal | stalled | tie left open | questions | per 100 moves | errors shown "
-          "| seconds |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| board | streams | moves | committed | followed | position known | off the truth "
+          "| declined by contract | illegal | stalled | tie left open | questions | per 100 moves "
+          "| errors shown | seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     failures = []
     for game, layout in boards():
         if args.game and args.game not in (game, layout):
@@ -159,7 +188,7 @@ def main() -> None:
             print(f"| {layout} | (no replay streams: its sensors tell pieces apart) |")
             continue
         n = moves = committed = off = illegal = stalled = questions = errors = shared = 0
-        followed = declined = ties = 0
+        followed = known = declined = ties = 0
         start = time.process_time()
         for seed in range(args.first, args.first + args.streams):
             if args.replay and game == "telec":
@@ -167,16 +196,22 @@ def main() -> None:
                     else telec.Mix()
                 r = telec.run_stream(game, seed, turns=args.plies, mix=mix, layout=layout)
                 followed += len(r.committed)
+                known += len(r.committed)
             else:
                 mix = _mix(args, seed)
                 if args.replay:
                     r = truth_replay.run_stream(game, layout, seed, plies=args.plies, mix=mix)
                     followed += len(r.committed)
+                    known += len(r.committed)
                 else:
                     board = TrackerBoard(new_game(game), layout)
                     r = run_stream(game, layout, seed, plies=args.plies, mix=mix, board=board)
                     taken = _followed(board.tracker, r.truth)
                     followed += taken
+                    where = _known(board.tracker, game, r.truth) if not r.off else taken
+                    known += where
+                    if r.stalled:
+                        r.stalled += f" (position known after {where} of {len(r.truth)} turns)"
                     if r.stalled and args.unanswered and not args.answer_at_end \
                             and _tie(board.tracker, taken, r.truth):
                         r.stalled = ""
@@ -198,9 +233,9 @@ def main() -> None:
         per100 = 100 * questions / max(moves, 1)
         if args.shared:
             print(f"| {layout} | shared signature: {shared} of {moves} true turns |")
-        print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {off} | {declined} | "
-              f"{illegal} | {stalled} | {ties} | {questions} | {per100:.1f} | {errors} | "
-              f"{secs:.1f} |")
+        print(f"| {layout} | {n} | {moves} | {committed} | {followed} | {known} | {off} | "
+              f"{declined} | {illegal} | {stalled} | {ties} | {questions} | {per100:.1f} | "
+              f"{errors} | {secs:.1f} |")
     shown: dict[str, int] = {}
     for r in failures:
         if shown.get(r.layout, 0) >= args.show:

@@ -159,6 +159,8 @@ class Readings:
 
         if need() > 0:
             self._merge_twins(path)
+        if need() > 0:
+            self._let_go_transposed(path, need())
         if (short := need()) <= 0:
             return True
         gone = crowded(list(self.readings), short, path)
@@ -180,6 +182,21 @@ class Readings:
             kept.setdefault((path[0], _likeness(self.readings[path], made)), path)
         if len(kept) < len(leaves):
             self._keep(list(kept.values()))
+
+    def _let_go_transposed(self, forking: Path, need: int) -> None:
+        """Let go up to ``need`` readings that show what another shows (:func:`_placing`:
+        the same position, whatever order of turns led there, and the same turn in hand),
+        those of the longest paths first: the board is still followed by the one kept, and
+        only an answer could tell which order was played (read again then, as the question
+        is cut: :meth:`_answered_cut`). Before any reading that shows something else."""
+        made, kept, gone = self.turns_made(), {}, []
+        for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p)):
+            if kept.setdefault(_placing(self.readings[path], made), path) != path:
+                gone.append(path)
+        gone = sorted(gone, key=lambda p: (-len(p), p))[:need]
+        if gone:
+            self._keep([p for p in self._leaves() if p not in gone])
+            self.cut |= {p[:k] for p in gone for k in range(len(p) + 1)}
 
     def _leaves(self) -> list[Path]:
         parents = {p[:-1] for p in self.readings}
@@ -461,6 +478,15 @@ def _likeness(reading, made: int) -> tuple:
         reading.turn_start:])), seen, tuple(sorted(reading.differing)),
         tuple(sorted(c.text for c in reading.pending)), prompt and tuple(prompt.options),
         reading.cost, reading.fits(), reading.misfits)
+
+
+def _placing(reading, made: int) -> tuple:
+    """What a reading shows, were the order of its turns since turn ``made`` forgotten:
+    the position they lead to and how many they are, and its :func:`_likeness` without
+    the turns."""
+    return (reading.state.position_str(), reading.turns_made() - made,
+            _likeness(reading, made)[1:], tuple(reading.held), reading.restoring,
+            reading.lifting, reading.either)
 
 
 def _price(node, option: str) -> int:

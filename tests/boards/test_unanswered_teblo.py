@@ -196,3 +196,24 @@ def test_a_question_settles_on_the_answer_every_reading_let_go_began_with():
     assert not result.off and not result.illegal
     assert result.committed == result.truth[:len(result.committed)]
     assert len(result.committed) >= 11
+
+
+def _position_after(turns: list[str]) -> str:
+    state = rules.new_game("teblo")
+    for text in turns:
+        state.push_str(text)
+    return state.position_str()
+
+
+def test_readings_that_end_alike_go_first_and_the_board_keeps_the_position():
+    """Seed 98000031 of the unanswered random mix: red's pawn steps between its own
+    blocks, unseen and unpressed, and the readings fill with orders of steps that end on
+    the same squares. Room is made first by letting go one of two readings that show the
+    same position and the same turn in hand (what the board shows is the same, and which
+    order was played only an answer could tell); before, the readings of the most answers
+    went, the true position among them, and after turn 23 no reading knew where the
+    pieces stood."""
+    tracker, result = _unanswered(98000031)
+    assert not result.off and not result.illegal
+    shown = {_position_after(r.turns()) for r in [tracker, *tracker.readings.values()]}
+    assert _position_after(result.truth) in shown
