@@ -34,7 +34,8 @@ is taken by the readings that fit it (:meth:`Readings._answered_cut`); where non
 left, the changes and presses since are read again after it
 (:meth:`boards.undecided.Undecided._replayed`). Later events settle such a question only
 on the answer every reading let go began with (:meth:`Readings._whole`); before any is let
-go for room, readings that are twins are (:meth:`Readings._merge_twins`).
+go for room, readings that are twins are (:meth:`Readings._merge_twins`), and then
+readings that end alike, by another order of turns (:meth:`Readings._let_go_transposed`).
 """
 
 from __future__ import annotations
