@@ -16,7 +16,7 @@ from .decisions import Turn
 from .events import Committed, Event, Prompt, Rejected, Rolled, TakenBack
 from .listing import Listing
 from .turns import Candidate
-from .undecided import Undecided
+from .undecided import Undecided, pressed_since
 
 if TYPE_CHECKING:
     from .tracker import Tracker
@@ -51,6 +51,8 @@ class Deciding(Undecided):
         return [self._prompt]
 
     def _commit(self, cand: Candidate, t: float) -> list[Event]:
+        used = self.pressing or pressed_since(self)
+        self.clock_used = {**self.clock_used, self.player: used}
         self.last_commit, self.asked = (cand, t), [cand]
         self.asked_at = len(self.state.move_stack)
         self.no_turn = bool(cand.ways) and self._maybe_put_back(cand)

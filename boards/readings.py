@@ -43,9 +43,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from .constants import NONE, pressed_by
+from .constants import NONE
 from .events import Prompt, Settled, recorded
-from .undecided import crowded
+from .undecided import crowded, pressed_since
 
 LEAVES = 64  # the most readings followed at once
 STRIKES = 2  # a reading is let go after this many changes in a row that it cannot explain
@@ -436,9 +436,16 @@ class Readings:
     def _late(self, path: Path, made: int) -> int:
         """The unusual actions the reading at ``path`` takes for granted once the asked
         player pressed their own side of the clock: the next player began before that
-        press (the turn asked about was not yet ended), or (``none``) the piece taken up
-        was only touched."""
-        return (self.readings[path].turns_made() > made) + (path[0] == NONE)
+        press, and the press ended no turn of theirs the sensors saw since (they are to
+        move again, or it ended an unseen one: the turn asked about was not yet ended;
+        where they made a turn the sensors saw since, the press ended that one), where
+        they are using the clock (a press of theirs ended or confirmed their last turn:
+        a player who presses only after unseen turns may well leave a turn unpressed), or
+        (``none``) the piece taken up was only touched."""
+        reading = self.readings[path]
+        late = reading.turns_made() > made and self.clock_used.get(self.player, True) \
+            and (reading.player == self.player or _unseen_last(reading))
+        return late + (path[0] == NONE)
 
     def _keep(self, leaves: list[Path]) -> None:
         """Only the readings on the way to ``leaves`` are kept."""
@@ -490,6 +497,23 @@ def _placing(reading, made: int) -> tuple:
             reading.lifting, reading.either)
 
 
+def _shows(reading, decisions: int) -> frozenset:
+    """What the sensors show of the reading's game after its first ``decisions``."""
+    state = reading.state.clone()
+    while len(state.move_stack) > decisions:
+        state.pop()
+    empty = reading.observe(())
+    return frozenset((cell, seen) for cell, pieces in state.physical().items()
+                     if (seen := reading.observe(pieces)) != empty)
+
+
+def _unseen_last(reading) -> bool:
+    """Whether the reading's last turn left the sensors showing what they showed before
+    it (a Teblo pawn stepping onto its own block beside it)."""
+    marks = reading.turn_marks
+    return bool(marks) and _shows(reading, marks[-1]) == _shows(reading, reading.turn_start)
+
+
 def _price(node, option: str) -> int:
     """The unusual actions ``option``, an answer to ``node``'s question, takes for granted:
     one for a turn the sensors cannot see at all that no clock press ended (a Teblo pawn
@@ -500,12 +524,4 @@ def _price(node, option: str) -> int:
     if option == NONE:
         return 0
     silent = any(c.silent for c in node.pending if c.text == option)
-    return int(silent and not node.asked_at_press and not _pressed_since(node))
-
-
-def _pressed_since(node) -> bool:
-    """Whether the clock of the player to move (or a shared one) was pressed since the
-    last turn ended: that press may have ended their unseen turn."""
-    since = node.last_commit[1] if node.last_commit is not None else float("-inf")
-    return any(pressed_by(player, node.player) and when > since
-               for _, when, player in node.pressed)
+    return int(silent and not node.asked_at_press and not pressed_since(node))

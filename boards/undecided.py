@@ -32,7 +32,7 @@ from collections.abc import Hashable
 
 import rules
 
-from .constants import NONE
+from .constants import NONE, pressed_by
 from .events import Event, recorded
 
 
@@ -44,6 +44,9 @@ class Undecided:
     # The last clock presses: (the batch of changes before it, time, player), to read
     # again after a late answer.
     pressed: tuple = ()
+    # Each player's last turn, whether a press of theirs (or the shared button) ended or
+    # confirmed it: whether they are using the clock (replaced, never changed in place).
+    clock_used: dict = {}
 
     def _heard_press(self, button: str, t: float, player: str | None) -> None:
         """A press from outside (one the tracker makes again within the same input, a
@@ -51,6 +54,8 @@ class Undecided:
         entry = (self.batch, t, player)
         if button == "clock" and (not self.pressed or self.pressed[-1] != entry):
             self.pressed = (*self.pressed[-63:], entry)
+            if player is not None and player != self.player:  # (confirming their turn)
+                self.clock_used = {**self.clock_used, player: True}
 
     def _goes_on_past(self) -> bool:
         """Whether the board shows more than the turn asked about: the last change put a
@@ -178,3 +183,11 @@ def crowded(paths: list[tuple[str, ...]], need: int, forking: tuple[str, ...],
         children[top[:-1]] -= 1
         gone.append(top)
     return {p for p in paths if going(p)} if sum(map(going, leaves)) >= need else set()
+
+
+def pressed_since(node) -> bool:
+    """Whether the clock of the player to move (or a shared one) was pressed since the
+    last turn ended: that press may have ended their unseen turn."""
+    since = node.last_commit[1] if node.last_commit is not None else float("-inf")
+    return any(pressed_by(player, node.player) and when > since
+               for _, when, player in node.pressed)

@@ -138,3 +138,16 @@ def test_a_second_touch_asks_again_about_what_came_since():
     result = run_stream("teblo", "teblo", 97000236, plies=14, mix=mix)
     assert "c3-d3" in result.truth
     assert result.committed == result.truth
+
+
+def test_the_asked_players_press_after_their_next_turn_does_not_make_that_turn_late():
+    """Seed 99200069 of the 60-ply random mix, turns 31 to 33: yellow's pawn steps a1-a2
+    onto its own block (the switches see a1 emptied), red puts a block on b1, yellow's pawn
+    steps on to b2 (a2 keeps its block) and yellow presses its clock. Asked whether yellow
+    made a1-a2 or a1-b1, the press is yellow's: in the reading of a1-a2 it ends yellow's
+    a2-b2, which is no late press; only a reading in which yellow is to move again takes
+    it for one. It was counted late in both, and a1-b1 (red's +b2 after it) committed."""
+    seed = 99200069
+    result = run_stream("teblo", "teblo", seed, plies=33, mix=Mix.random(random.Random(seed)))
+    assert not result.off and not result.illegal
+    assert result.committed[30:33] == ["a1-a2", "+b1", "a2-b2"]
