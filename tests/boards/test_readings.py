@@ -140,13 +140,14 @@ def test_a_second_touch_asks_again_about_what_came_since():
     assert result.committed == result.truth
 
 
-def test_the_asked_players_press_after_their_next_turn_does_not_make_that_turn_late():
-    """Seed 99200069 of the 60-ply random mix, turns 31 to 33: yellow's pawn steps a1-a2
-    onto its own block (the switches see a1 emptied), red puts a block on b1, yellow's pawn
-    steps on to b2 (a2 keeps its block) and yellow presses its clock. Asked whether yellow
-    made a1-a2 or a1-b1, the press is yellow's: in the reading of a1-a2 it ends yellow's
-    a2-b2, which is no late press; only a reading in which yellow is to move again takes
-    it for one. It was counted late in both, and a1-b1 (red's +b2 after it) committed."""
+def test_a_player_who_presses_only_after_unseen_turns_is_not_late_at_a_press():
+    """Seed 99200069 of the 60-ply random mix (nobody presses after a turn the sensors
+    see), turns 31 to 33: yellow's pawn steps a1-a2 onto its own block (the switches see
+    a1 emptied), red puts a block on b1, yellow's pawn steps a2-b2 onto its own block
+    (unseen) and yellow presses its clock. That is also yellow's a1-b1 and its press. The
+    press counted the reading of a1-a2 late (red began before it), and a1-b1 was
+    committed; but yellow's last turn was ended by no press of theirs, so a press is no
+    sign that they press after every turn: the question is shown, and answered."""
     seed = 99200069
     result = run_stream("teblo", "teblo", seed, plies=33, mix=Mix.random(random.Random(seed)))
     assert not result.off and not result.illegal
