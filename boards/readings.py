@@ -177,12 +177,10 @@ class Readings:
         led to one reading: a turn found at its own question, or at the next one after
         ``none``). The twin on the shorter path of answers stays; nothing is lost, so the
         question is not cut."""
-        made, leaves = self.turns_made(), self._leaves()
-        kept: dict[tuple, Path] = {}
-        for path in sorted(leaves, key=lambda p: (p != forking, len(p), p)):
-            kept.setdefault((path[0], _likeness(self.readings[path], made)), path)
-        if len(kept) < len(leaves):
-            self._keep(list(kept.values()))
+        made = self.turns_made()
+        gone = self._alike(forking, lambda p: (p[0], _likeness(self.readings[p], made)))
+        if gone:
+            self._keep([p for p in self._leaves() if p not in gone])
 
     def _let_go_transposed(self, forking: Path, need: int) -> None:
         """Let go up to ``need`` readings that show what another shows (:func:`_placing`:
@@ -190,14 +188,19 @@ class Readings:
         those of the longest paths first: the board is still followed by the one kept, and
         only an answer could tell which order was played (read again then, as the question
         is cut: :meth:`_answered_cut`). Before any reading that shows something else."""
-        made, kept, gone = self.turns_made(), {}, []
-        for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p)):
-            if kept.setdefault(_placing(self.readings[path], made), path) != path:
-                gone.append(path)
+        made = self.turns_made()
+        gone = self._alike(forking, lambda p: _placing(self.readings[p], made))
         gone = sorted(gone, key=lambda p: (-len(p), p))[:need]
         if gone:
             self._keep([p for p in self._leaves() if p not in gone])
             self.cut |= {p[:k] for p in gone for k in range(len(p) + 1)}
+
+    def _alike(self, forking: Path, key: Callable[[Path], tuple]) -> list[Path]:
+        """The readings that show, by ``key``, what a reading before them shows (the one
+        at ``forking`` first, then those of the shorter paths of answers)."""
+        kept: dict[tuple, Path] = {}
+        return [path for path in sorted(self._leaves(), key=lambda p: (p != forking, len(p), p))
+                if kept.setdefault(key(path), path) != path]
 
     def _leaves(self) -> list[Path]:
         parents = {p[:-1] for p in self.readings}
@@ -497,21 +500,20 @@ def _placing(reading, made: int) -> tuple:
             reading.lifting, reading.either)
 
 
-def _shows(reading, decisions: int) -> frozenset:
-    """What the sensors show of the reading's game after its first ``decisions``."""
+def _physical(reading, decisions: int) -> dict:
+    """The pieces of the reading's game after its first ``decisions``."""
     state = reading.state.clone()
     while len(state.move_stack) > decisions:
         state.pop()
-    empty = reading.observe(())
-    return frozenset((cell, seen) for cell, pieces in state.physical().items()
-                     if (seen := reading.observe(pieces)) != empty)
+    return state.physical()
 
 
 def _unseen_last(reading) -> bool:
     """Whether the reading's last turn left the sensors showing what they showed before
     it (a Teblo pawn stepping onto its own block beside it)."""
     marks = reading.turn_marks
-    return bool(marks) and _shows(reading, marks[-1]) == _shows(reading, reading.turn_start)
+    return bool(marks) and not reading._visible(_physical(reading, marks[-1]),
+                                                _physical(reading, reading.turn_start))
 
 
 def _price(node, option: str) -> int:
