@@ -228,6 +228,10 @@ class Deciding(Undecided):
             late = self._answer_late(value, t)  # (the next turn went on past it)
             if late is not None:
                 return late
+        elif self._prompt is not None and self.deciding is not None:
+            redone = self._answer_done_before(value, t)
+            if redone is not None:
+                return redone
         ways = self.deciding or []
         if value == NONE and self.no_turn:
             return self._no_turn(t)

@@ -32,6 +32,7 @@ from collections.abc import Hashable
 
 import rules
 
+from . import decisions
 from .constants import NONE, pressed_by
 from .events import Event, recorded
 
@@ -89,6 +90,35 @@ class Undecided:
         if self._prompt is not None and self.questioned is not None:
             self.questioned = self.batch  # (what came before it was no touch while open)
         return events
+
+    def _answer_done_before(self, value: str, t: float) -> list[Event] | None:
+        """An answer naming a turn done before the changes that raised the question (a
+        Telec stack step onto its own stack, then the opponent's step onto theirs and an
+        entry on the cell it left): taken as of the scan that did it, then the changes and
+        presses since are read again, in order and at their times; carried over by the
+        tracker alone, they would all be one touch of the next player (None: not so, or
+        the turn asks more, which what came since must not decline)."""
+        try:
+            move = self.state.parse_move(value)
+        except rules.RulesError:
+            return None
+        chosen = [c for c in self.asked if any(w and w[0] == move for w in c.ways)]
+        if len(self.asked) < 2 or len(chosen) != 1 or self.asked_at != len(
+                self.state.move_stack) or any(len(w) > 1 for w in chosen[0].ways):
+            return None  # (a decision asked after it is not declined by what came since)
+        after = self.state.clone()
+        after.push(move)
+        if decisions.in_turn(after, self.player):
+            return None
+        cand = chosen[0]
+        done = max(self.done_again.get(cand.text) or [self.done_at.get(cand.text, -1)])
+        own = cand.before.keys() | cand.final.keys()
+        if done < 0 or not any(n > done and any(c not in own for c, _ in changes)
+                                   for n, _, changes, _ in self.batches):
+            return None
+        later, presses = self._since(done)
+        self.silenced, self.held = None, []
+        return self._answer(value, t) + self._reread(later, presses)
 
     def _replayed(self, value: str, t: float) -> list[Event] | None:
         """An answer no reading left can take (room let the answer's go): taken as if given

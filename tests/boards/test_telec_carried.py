@@ -118,3 +118,21 @@ def test_the_next_players_changes_are_read_in_order_after_a_waiting_turn_is_answ
     assert tr.prompt.options == ["b1-a1", "b1-c1"]
     assert committed(tr.choose("b1-c1", 10.0)) == ["b1-c1"]
     assert tr.turns() == ["a1-a2", "b1-c1"]
+
+
+def test_a_step_named_after_the_turns_since_reads_them_again():
+    """Red stacked its d1 onto its own d2 (only the lift shows), blue stepped its 1 from a5
+    onto its own 6 on a4 (only the lift again), and red entered on the freed a5. Asked
+    whether red bumped a5 from d1 (d1 and a5 are adjacent) or stacked onto d2, red named
+    d1-d2: what a5 showed since was carried to blue as one touch, blue's step was lost
+    and the game stopped (seed 99200277 of 300 x 60). Read again after d1-d2, the lift
+    and the piece put on a5 are blue's step and red's entry, or a touch: asked."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=b6,b1=r643,c1=r3,d1=r41,d2=r5,a4=b6,c4=b51,d4=b3,a5=b1,c5=b5,d5=r21 "
+                 "blue:22344:0 red:256:0 red turn"))
+    feed(tr, [("d1", False), ("a5", False), ("a5", True)])
+    assert tr.prompt.options == ["d1-a5", "d1-d2"]
+    assert committed(tr.choose("d1-d2", 10.0)) == ["d1-d2"]
+    assert tr.prompt.options == ["a5-a4", "none"]
+    assert committed(tr.choose("a5-a4", 11.0)) == ["a5-a4"]
+    assert tr.prompt.options == ["2", "5", "6", "none"]  # red's entry on a5: its size
