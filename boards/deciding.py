@@ -131,7 +131,7 @@ class Deciding(Undecided):
         made = [c for c in self.asked if turn in c.ways or Turn((c.move,)) == turn]
 
         def done(cands: list[Candidate]) -> int:
-            return min((self.done_at[c.text] for c in cands if c.text in self.done_at),
+            return min((self._done_by(c) for c in cands if c.text in self.done_at),
                        default=self.pending_since or self.batch)
 
         since_any, since_made = done(self.asked), done(made)
@@ -147,6 +147,17 @@ class Deciding(Undecided):
             if len(later) > 1:
                 out[cell] = later
         return out
+
+    def _done_by(self, cand: Candidate) -> int:
+        """The scan after which ``cand`` was first done. A turn read from changes carried
+        over from the last turn was read at once: done by the last change on its own
+        cells (what the other cells showed after it is the next turn's, a bump entry)."""
+        done = self.done_at[cand.text]
+        if not self.carried:
+            return done
+        own = cand.before.keys() | cand.final.keys()
+        return min(done, max((h[-1][0] for c, h in self.history.items() if c in own),
+                             default=0))
 
     def _next_position(self, turn: Turn, phys: dict[str, tuple[str, ...]] | None = None
                        ) -> None:

@@ -136,3 +136,19 @@ def test_a_step_named_after_the_turns_since_reads_them_again():
     assert tr.prompt.options == ["a5-a4", "none"]
     assert committed(tr.choose("a5-a4", 11.0)) == ["a5-a4"]
     assert tr.prompt.options == ["2", "5", "6", "none"]  # red's entry on a5: its size
+
+
+def test_a_bump_entry_after_a_turn_carried_to_the_press_is_asked_its_size():
+    """Red stepped a3 into the Center Zone (no drop sensor: it waits), blue stepped a4 onto
+    its own 4 on a5 (only the lift), red bumped blue's 3 off d2 with a 4 and pressed. Both
+    waiting steps were committed at the press, but the bump, read at once with blue's step,
+    counted as blue touching its own 3: red's turn was asked only its face, and ``roll 2
+    none`` recorded (seed 99100316 of telec-nodrop). Blue's step is done by the lift on
+    a4, so the lift and place on d2 after it are red's: a bump entry, asked its size."""
+    tr = Tracker(rules.from_position(
+        "telec", "d2=b3,a3=r2,a4=b2,c4=b5,a5=b4 blue:11234566:0 red:1123344556:1 red turn"),
+        blind=frozenset({"cz"}))
+    feed(tr, [("a3", False), ("a4", False), ("d2", False), ("d2", True)])
+    assert committed(tr.press("clock", 6.0, "red")) == ["a3-cz", "a4-a5"]
+    assert tr.prompt.options == ["4", "5", "6", "none"]
+    assert committed(tr.choose("4", 7.0)) == ["roll 2 4"]
