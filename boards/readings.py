@@ -305,15 +305,28 @@ class Readings:
         if () in self.cut:
             return self._answered_cut(value, t)
         leaves = [p for p in self._leaves() if p[0] == value]
+        again = self._asked_again(value, t)
+        if again:  # (the one question the player saw: its answer is the same)
+            leaves = [p for p in leaves if p[1:2] in ((), (value,))]
         if self._read_since():
-            leaves = [p for p in leaves if self.readings[p].fits()]
+            leaves = [p for p in leaves if self.readings[p].fits()] or (leaves if again else [])
         elif leaves and self._fits_answered(value, t):
             return None
         if not leaves:
             return None
         self._keep(leaves)  # (the answer closed it: no Settled said)
         return [e for e in self._settled(t, False, False, False, False)
-                if not isinstance(e, Settled)]
+                if not isinstance(e, Settled)
+                and not (again and isinstance(e, Prompt) and e is not self._prompt)]
+
+    def _asked_again(self, value: str, t: float) -> bool:
+        """Whether the reading of ``value`` asks the question open again before the answer
+        came: the same options about the same turn (a Telec forfeit asked at a lift, the
+        piece put down elsewhere as garbage, then lifted again there before the answer)."""
+        reading, asked = self.readings.get((value,)), self._prompt
+        again = reading is not None and reading._prompt is not None
+        return again and reading._prompt.options == asked.options and reading._prompt.t <= t \
+            and reading.turns_made() == self.turns_made()
 
     def _answered_cut(self, value: str, t: float) -> list | None:
         """An answer to a question some of whose readings room let go (often one nobody

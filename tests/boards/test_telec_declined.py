@@ -8,7 +8,7 @@ question, so the step was never done again for the board.
 """
 
 import rules
-from boards.tracker import Committed, Tracker
+from boards.tracker import Committed, Error, Tracker
 
 
 def feed(tr, changes, t=1.0):
@@ -88,3 +88,45 @@ def test_a_bump_under_way_is_none_of_the_steps_onto_own_pieces_asked():
     assert "a5-d1" in tr.prompt.options
     assert committed(tr.choose("a5-d1", 12.0)) == ["a5-d1"]
     assert tr.turns() == ["a5-d1"]
+
+
+def test_none_to_a_forfeit_asked_again_for_garbage_answers_both():
+    """One shared button. Red stepped b2-b1 and pressed; asked whether blue had forfeited
+    on a 4 (unseen), red answered ``none``. Red then lifted its 6 off b1 and put it on
+    c1 (garbage), lifted it and put it down there again: the same question came back,
+    and the reading of ``none`` asked it once more for the second lift. ``none`` to the
+    question shown took that reading, yet its own question went to ``4``: blue's forfeit
+    and red's b1-c1 were committed (seed 99100236). One answer to one question seen."""
+    tr = Tracker(rules.from_position(
+        "telec", "a1=r1,b2=r6,b4=b51 blue:1223344566:0 red:1223344556:0 red turn"))
+    clock = Clocked(tr)
+    assert committed(clock.change("b2", False, 1.4) + clock.change("b1", True, 1.9)) == ["b2-b1"]
+    assert tr.press("clock", 3.1) and tr.prompt.options == ["4", "none"]
+    assert tr.choose("none", 3.9) == []
+    for cell, on, t in [("b1", False, 5.0), ("c1", True, 6.2), ("c1", False, 9.6),
+                        ("c1", True, 11.0)]:
+        clock.change(cell, on, t)
+    assert tr.prompt.options == ["4", "none"]
+    assert committed(tr.choose("none", 11.0, tr.prompt.key)) == []
+    assert [e.cells for e in clock.until(12.0) if isinstance(e, Error)] == [
+        {"b1": "red-6", "c1": "empty"}]
+    clock.change("c1", False, 14.9)
+    clock.change("b1", True, 16.4)
+    assert tr.turns() == ["b2-b1"]
+
+
+class Clocked:
+    """The tracker with its timers run up to each change, as the board's loop does."""
+
+    def __init__(self, tr):
+        self.tr, self.now = tr, 0.0
+
+    def until(self, t):
+        out = []
+        while (due := self.tr.next_timer()) is not None and due <= t:
+            out += self.tr.tick(max(due, self.now))
+        self.now = max(self.now, t)
+        return out
+
+    def change(self, cell, on, t):
+        return self.until(t) + self.tr.change(cell, on, t)
